@@ -1,0 +1,303 @@
+/*
+ * pushdown.h - the one public header of pushdown, a C11 library that constrains
+ * language-model decoding to a grammar (GBNF, JSON Schema, regex, choice).
+ *
+ * Conventions
+ *  - Owning objects are opaque handles: pd_vocab, pd_grammar, pd_matcher, pd_batch.
+ *  - Every fallible call returns pd_status. The optional caller-owned pd_error *err
+ *    (may be NULL) receives code, position and a message. The library never prints,
+ *    exits or aborts.
+ *  - Memory the library returns is owned as stated next to each function.
+ *  - Bitmask rows: 32-bit words; token t is bit (t % 32) of word (t / 32);
+ *    1 = allowed. An all-ones row means unconstrained. Ids past the tokenizer
+ *    (padding up to the model's logit width) are always 0.
+ */
+#ifndef PUSHDOWN_H
+#define PUSHDOWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PD_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- status */
+
+typedef enum pd_status {
+  PD_OK = 0,
+  PD_ERR_NOMEM,       /* an allocation failed */
+  PD_ERR_ARG,         /* bad argument or API misuse (NULL handle, bad id, ...) */
+  PD_ERR_SYNTAX,      /* grammar / schema / regex / JSON text is malformed */
+  PD_ERR_SEMANTIC,    /* well-formed but meaningless: undefined rule, no root, ... */
+  PD_ERR_UNSUPPORTED, /* a feature that cannot be enforced exactly */
+  PD_ERR_LIMIT,       /* a documented resource limit was exceeded */
+  PD_ERR_IO,          /* a file could not be read */
+  PD_ERR_REJECTED,    /* input not accepted by the grammar (state unchanged) */
+  PD_ERR_STATE,       /* call not valid in the object's current state */
+  PD_ERR_INTERNAL     /* an invariant broke: a bug, reported rather than aborting */
+} pd_status;
+
+typedef struct pd_error {
+  pd_status code;
+  size_t offset;       /* byte offset into the input text, when meaningful */
+  uint32_t line;       /* 1-based; 0 when not meaningful */
+  uint32_t column;     /* 1-based, in bytes; 0 when not meaningful */
+  char message[256];   /* NUL-terminated, no trailing newline */
+} pd_error;
+
+/* A static string naming the status ("ok", "out of memory", ...). */
+const char *pd_status_str(pd_status s);
+
+/* ------------------------------------------------------------- allocator */
+
+/* All allocation goes through an allocator. NULL means the default (mimalloc
+ * when built with it, else the C library). realloc(ud, NULL, n) must behave as
+ * malloc; free(ud, NULL) must be a no-op. Returning NULL is reported as
+ * PD_ERR_NOMEM, never a crash. */
+typedef struct pd_allocator {
+  void *(*malloc)(void *ud, size_t size);
+  void *(*realloc)(void *ud, void *ptr, size_t size);
+  void (*free)(void *ud, void *ptr);
+  void *ud;
+} pd_allocator;
+
+const pd_allocator *pd_default_allocator(void);
+
+/* ----------------------------------------------------------------- vocab */
+
+typedef struct pd_vocab pd_vocab;
+
+enum {
+  PD_TOKEN_NORMAL = 0,
+  PD_TOKEN_SPECIAL = 1u << 0, /* carries no text; never matches grammar text */
+  PD_TOKEN_EOS = 1u << 1,     /* stop token: allowed exactly when the grammar is complete */
+  PD_TOKEN_HOLE = 1u << 2     /* id unused by the tokenizer: never allowed */
+};
+
+typedef struct pd_vocab_options {
+  const pd_allocator *allocator; /* NULL = default */
+  uint32_t width;                /* model logit width; 0 = tokenizer size. Must be >= it. */
+  const uint32_t *eos_ids;       /* caller's stop tokens; NULL = from tokenizer_config.json */
+  size_t n_eos;
+} pd_vocab_options;
+
+/* Loads a Hugging Face tokenizer.json (byte-level BPE or SentencePiece BPE with
+ * byte fallback). config_path may be NULL; when NULL, tokenizer_config.json next
+ * to tokenizer_path is read if present (for eos_token). opts may be NULL.
+ * On success *out is owned by the caller (pd_vocab_free). */
+pd_status pd_vocab_load_hf(const char *tokenizer_path, const char *config_path,
+                           const pd_vocab_options *opts, pd_vocab **out, pd_error *err);
+
+/* Same, from tokenizer.json text already in memory (config_json may be NULL). */
+pd_status pd_vocab_parse_hf(const char *tokenizer_json, size_t len, const char *config_json,
+                            size_t config_len, const pd_vocab_options *opts, pd_vocab **out,
+                            pd_error *err);
+
+/* A vocabulary from a plain list: token i has bytes tokens[i][0..lens[i]).
+ * flags may be NULL (all normal) or give PD_TOKEN_* per id. The bytes are copied. */
+pd_status pd_vocab_from_list(const uint8_t *const *tokens, const size_t *lens,
+                             const uint32_t *flags, size_t n, const pd_vocab_options *opts,
+                             pd_vocab **out, pd_error *err);
+
+void pd_vocab_free(pd_vocab *v);
+size_t pd_vocab_size(const pd_vocab *v);   /* ids the tokenizer defines (max id + 1) */
+size_t pd_vocab_width(const pd_vocab *v);  /* logit width: bitmask rows cover this many ids */
+/* Bytes of token id (borrowed, valid while v lives); *flags gets PD_TOKEN_*.
+ * Special tokens have their text here but never match grammar text. */
+pd_status pd_vocab_token(const pd_vocab *v, uint32_t id, const uint8_t **bytes, size_t *len,
+                         uint32_t *flags);
+/* Looks up a token whose text (including specials' text, e.g. "<|eot_id|>") is
+ * exactly bytes; PD_ERR_ARG when none. */
+pd_status pd_vocab_find(const pd_vocab *v, const uint8_t *bytes, size_t len, uint32_t *id);
+size_t pd_vocab_eos(const pd_vocab *v, const uint32_t **ids); /* borrowed */
+
+/* Canonical tokenization (the encoder). *ids is allocated with the vocab's
+ * allocator and owned by the caller (pd_free_ids). */
+pd_status pd_vocab_encode(const pd_vocab *v, const uint8_t *text, size_t len, uint32_t **ids,
+                          size_t *n_ids, pd_error *err);
+void pd_free_ids(const pd_vocab *v, uint32_t *ids);
+
+/* --------------------------------------------------------------- grammar */
+
+typedef struct pd_grammar pd_grammar;
+
+typedef enum pd_ws_mode {
+  PD_WS_FLEXIBLE = 0, /* any JSON whitespace between tokens (bounded by max_ws_run) */
+  PD_WS_COMPACT,      /* no whitespace */
+  PD_WS_FIXED         /* item_separator / key_separator / indent below */
+} pd_ws_mode;
+
+typedef struct pd_grammar_options {
+  const pd_allocator *allocator; /* NULL = the vocab's, else default */
+  /* resource limits; 0 = the documented default */
+  uint32_t max_rules;          /* default 65536 */
+  uint32_t max_states;         /* automaton states, default 4,000,000 */
+  uint32_t max_items_per_row;  /* Earley items in one row, default 1,000,000 */
+  uint32_t max_depth;          /* schema / regex nesting depth, default 256 */
+  uint32_t max_repeat;         /* largest {m,n} bound, default 100,000 */
+  /* JSON Schema options */
+  bool lenient;                /* drop unenforceable keywords instead of failing */
+  bool strict;                 /* additionalProperties false where unspecified */
+  bool any_order;              /* properties in any order (default: as declared) */
+  pd_ws_mode ws_mode;
+  uint32_t max_ws_run;         /* FLEXIBLE: longest whitespace run; 0 = unbounded */
+  const char *item_separator;  /* FIXED, e.g. ", "; NULL = "," */
+  const char *key_separator;   /* FIXED, e.g. ": "; NULL = ":" */
+  int indent;                  /* FIXED: spaces per level, -1 = single line */
+  /* reasoning gate (spec/): unconstrained until this text has been produced */
+  const char *gate_end;        /* e.g. "</think>"; NULL = no gate */
+} pd_grammar_options;
+
+/* Compile a grammar. vocab may be NULL (byte-level checking only; masks need a
+ * vocab). The compiled grammar is immutable and may be shared by threads; it
+ * holds a reference to vocab, which must outlive it. *out owned by caller. */
+pd_status pd_grammar_compile_gbnf(const char *text, size_t len, pd_vocab *vocab,
+                                  const pd_grammar_options *opts, pd_grammar **out,
+                                  pd_error *err);
+pd_status pd_grammar_compile_json_schema(const char *json, size_t len, pd_vocab *vocab,
+                                         const pd_grammar_options *opts, pd_grammar **out,
+                                         pd_error *err);
+/* The whole output must match the ECMA-262 pattern (anchored at both ends). */
+pd_status pd_grammar_compile_regex(const char *pattern, size_t len, pd_vocab *vocab,
+                                   const pd_grammar_options *opts, pd_grammar **out,
+                                   pd_error *err);
+/* The output is exactly one of the n strings. */
+pd_status pd_grammar_compile_choice(const char *const *choices, const size_t *lens, size_t n,
+                                    pd_vocab *vocab, const pd_grammar_options *opts,
+                                    pd_grammar **out, pd_error *err);
+/* Any JSON value (object_only = any JSON object). */
+pd_status pd_grammar_compile_json(bool object_only, pd_vocab *vocab,
+                                  const pd_grammar_options *opts, pd_grammar **out,
+                                  pd_error *err);
+
+void pd_grammar_free(pd_grammar *g);
+/* After a lenient schema compile: what was dropped, one "keyword at /pointer"
+ * per line; "" when nothing. Borrowed. */
+const char *pd_grammar_relaxed(const pd_grammar *g);
+/* Counts for reports: rules and automaton states. */
+void pd_grammar_stats(const pd_grammar *g, size_t *rules, size_t *states, size_t *class_bytes);
+
+/* --------------------------------------------------------------- matcher */
+
+typedef struct pd_matcher pd_matcher;
+
+/* One per sequence; not thread-safe; cheap. *out owned by caller. */
+pd_status pd_matcher_new(const pd_grammar *g, pd_matcher **out, pd_error *err);
+void pd_matcher_free(pd_matcher *m);
+/* Copy with its own state; shares the compiled grammar. */
+pd_status pd_matcher_fork(const pd_matcher *m, pd_matcher **out, pd_error *err);
+void pd_matcher_reset(pd_matcher *m);
+
+/* Consume bytes. All or nothing: on PD_ERR_REJECTED nothing changed and
+ * *n_ok (may be NULL) tells how many leading bytes would have been accepted. */
+pd_status pd_matcher_accept_bytes(pd_matcher *m, const uint8_t *bytes, size_t len, size_t *n_ok,
+                                  pd_error *err);
+/* Consume one token (bytes, special token, or EOS). All or nothing. After an
+ * EOS token the matcher is terminated. */
+pd_status pd_matcher_accept_token(pd_matcher *m, uint32_t id, pd_error *err);
+/* How many of ids[0..n) would be accepted in a row; state unchanged. */
+pd_status pd_matcher_validate_tokens(pd_matcher *m, const uint32_t *ids, size_t n,
+                                     size_t *n_ok, pd_error *err);
+/* Undo the last n accepted tokens (any depth up to what was accepted since the
+ * last reset). Also undoes termination. */
+pd_status pd_matcher_rollback(pd_matcher *m, size_t n_tokens, pd_error *err);
+size_t pd_matcher_num_tokens(const pd_matcher *m); /* tokens accepted and not rolled back */
+
+bool pd_matcher_is_accepting(const pd_matcher *m);  /* the input so far is a complete sentence */
+bool pd_matcher_is_terminated(const pd_matcher *m); /* EOS accepted, or nothing can follow */
+
+/* Bytes every continuation must begin with (jump-forward). Writes up to cap
+ * bytes into buf and sets *len. */
+pd_status pd_matcher_forced_bytes(const pd_matcher *m, uint8_t *buf, size_t cap, size_t *len,
+                                  pd_error *err);
+
+/* Fill one bitmask row of n_words words (n_words >= ceil(width / 32)). Bit t is
+ * set iff pd_matcher_accept_token(t) would succeed. *all_allowed (may be NULL)
+ * reports an all-ones row (within the width). */
+pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words,
+                                  bool *all_allowed, pd_error *err);
+
+/* ---------------------------------------------------- speculative (spec/) */
+
+/* One request of a batch step. */
+typedef struct pd_spec_request {
+  pd_matcher *matcher;     /* NULL = unconstrained request */
+  const uint32_t *drafts;  /* k draft tokens */
+  size_t n_drafts;
+} pd_spec_request;
+
+/* Result layout: rows packed per request; request r owns rows
+ * row_offsets[r] .. row_offsets[r+1]-1 (1 + n_drafts rows each). Rows of
+ * unconstrained requests are all ones and listed in unconstrained_rows. */
+typedef struct pd_spec_result {
+  uint32_t *bitmask;            /* [row_offsets[n] * n_words], caller-owned buffer */
+  size_t n_words;
+  size_t *row_offsets;          /* [n + 1], caller-owned */
+  size_t *valid_drafts;         /* [n]: drafts accepted by the grammar in a row */
+  size_t *unconstrained_rows;   /* caller-owned, capacity row_offsets[n] */
+  size_t n_unconstrained;
+} pd_spec_result;
+
+/* Fill every row of a batch step on n_threads threads (0 = 1). Matchers are
+ * left as they were. Output is identical whatever the thread count. */
+pd_status pd_spec_fill(pd_spec_request *reqs, size_t n, unsigned n_threads, pd_spec_result *out,
+                       pd_error *err);
+/* After verification: advance request r's matcher by accepted[r] drafts and
+ * then token next[r] (correction or bonus). */
+pd_status pd_spec_advance(pd_spec_request *reqs, size_t n, const size_t *accepted,
+                          const uint32_t *next, pd_error *err);
+
+/* ----------------------------------------------------- kernels (CPU twins) */
+
+typedef enum pd_dtype { PD_F32 = 0, PD_F16, PD_BF16 } pd_dtype;
+
+/* Counter-based random numbers: Philox4x32-10, the stream cuRAND's
+ * curand_init(seed, subsequence, offset) yields for a Philox state. */
+void pd_philox4x32_10(uint64_t seed, uint64_t subsequence, uint64_t offset, uint32_t out[4]);
+
+/* logits[r * row_stride + j] for r < rows, j < width, in place: disallowed ->
+ * -inf. Row r uses bitmask row (indices ? indices[r] : r); n_words per bitmask
+ * row; ids j >= 32 * n_words are disallowed. */
+pd_status pd_cpu_apply_bitmask(void *logits, pd_dtype dtype, size_t rows, size_t width,
+                               size_t row_stride, const uint32_t *bitmask, size_t n_words,
+                               const int32_t *indices);
+
+typedef enum pd_verify_mode {
+  PD_VERIFY_GREEDY = 0,
+  PD_VERIFY_SAMPLE,       /* exact rejection sampling with draft probabilities */
+  PD_VERIFY_SAMPLE_POINT  /* drafts without probabilities: q is a point mass */
+} pd_verify_mode;
+
+/* Masked speculative verification for a batch. Request r has k_r = draft_offsets[r+1]
+ * - draft_offsets[r] drafts and rows draft_offsets[r] + r .. + k_r (k_r + 1 rows) of
+ * target_logits [*, width] (row stride = width) and of the bitmask. draft_probs
+ * (SAMPLE only) is [draft_offsets[n], width] fp32 probabilities. Output:
+ * out_tokens[(draft_offsets[r] + r) ...] receives the emitted tokens (accepted
+ * drafts then one correction/bonus) and out_counts[r] their count. */
+typedef struct pd_verify_args {
+  pd_verify_mode mode;
+  const void *target_logits;
+  pd_dtype dtype;
+  size_t width;
+  const uint32_t *bitmask; /* NULL = unconstrained */
+  size_t n_words;
+  const float *draft_probs;
+  const uint32_t *draft_tokens;
+  const size_t *draft_offsets; /* [n + 1] */
+  size_t n;
+  float temperature;           /* 0 = greedy */
+  uint64_t seed, offset;       /* Philox stream position */
+  uint32_t *out_tokens;
+  uint32_t *out_counts;
+} pd_verify_args;
+
+pd_status pd_cpu_verify(const pd_verify_args *a, pd_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,108 @@
+/* ir.h - the grammar IR every front end emits (GBNF, JSON Schema, regex, choice).
+ *
+ * A grammar is a list of rules; each rule has one body expression. Expressions
+ * live in one node array and refer to each other by index, so building one is a
+ * sequence of appends. Builders return a node id, or PD_IR_NONE after an
+ * allocation failure; the failure is sticky (ir->oom) so a front end checks it
+ * once at the end instead of after every call.
+ *
+ * Node encoding (pd_ir_node):
+ *   EMPTY    matches ""                        -
+ *   NOTHING  matches no string                 -
+ *   BYTES    the literal bytes[off .. off+n)   off, n
+ *   CLASS    one UTF-8 code point c with       off, n: ranges[off .. off+2n) as
+ *            lo <= c <= hi for some pair       sorted, disjoint, non-adjacent
+ *                                              pairs lo,hi (no surrogates)
+ *   REF      the rule a                        a
+ *   SEQ/ALT  kids[off .. off+n)                off, n
+ *   REPEAT   a repeated min..max times         a, min, max (PD_IR_INF = no bound)
+ *   TOKEN    the single token id a             a; negated: any one token but a
+ */
+#ifndef PD_PDA_IR_H
+#define PD_PDA_IR_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/array.h"
+#include "pushdown.h"
+
+#define PD_IR_NONE UINT32_MAX
+#define PD_IR_INF UINT32_MAX
+#define PD_IR_MAX_CODEPOINT 0x10FFFFu
+
+typedef enum pd_ir_kind {
+  PD_IR_EMPTY,
+  PD_IR_NOTHING,
+  PD_IR_BYTES,
+  PD_IR_CLASS,
+  PD_IR_REF,
+  PD_IR_SEQ,
+  PD_IR_ALT,
+  PD_IR_REPEAT,
+  PD_IR_TOKEN
+} pd_ir_kind;
+
+typedef struct pd_ir_node {
+  uint8_t kind;    /* pd_ir_kind */
+  uint8_t negated; /* TOKEN only */
+  uint32_t a;      /* REF: rule; REPEAT: child node; TOKEN: token id */
+  uint32_t off, n; /* BYTES/CLASS/SEQ/ALT: slice; REPEAT: off = min, n = max */
+} pd_ir_node;
+
+typedef struct pd_ir_rule {
+  uint32_t name_off, name_len; /* into names */
+  uint32_t body;               /* node, or PD_IR_NONE while only referenced */
+  size_t ref_offset;           /* source offset of the first reference (for errors) */
+} pd_ir_rule;
+
+typedef struct pd_ir {
+  const pd_allocator *alloc;
+  PD_ARRAY(pd_ir_node) nodes;
+  PD_ARRAY(uint32_t) kids;
+  PD_ARRAY(uint8_t) bytes;
+  PD_ARRAY(uint32_t) ranges;
+  PD_ARRAY(pd_ir_rule) rules;
+  PD_ARRAY(char) names;
+  PD_ARRAY(uint32_t) table; /* open-addressing name -> rule + 1; 0 = empty */
+  uint32_t root;            /* root rule, PD_IR_NONE until set */
+  bool oom;
+} pd_ir;
+
+void pd_ir_init(pd_ir *ir, const pd_allocator *alloc);
+void pd_ir_free(pd_ir *ir);
+
+/* The rule named name[0..len): found, or created with no body yet. */
+uint32_t pd_ir_rule_named(pd_ir *ir, const char *name, size_t len);
+/* Looks a rule up without creating it; PD_IR_NONE when absent. */
+uint32_t pd_ir_rule_find(const pd_ir *ir, const char *name, size_t len);
+/* A fresh rule with a unique name built from hint (for generated grammars). */
+uint32_t pd_ir_rule_fresh(pd_ir *ir, const char *hint);
+void pd_ir_rule_define(pd_ir *ir, uint32_t rule, uint32_t body);
+
+uint32_t pd_ir_empty(pd_ir *ir);
+uint32_t pd_ir_nothing(pd_ir *ir);
+uint32_t pd_ir_bytes(pd_ir *ir, const void *bytes, size_t len);
+/* A code-point class from pairs[0..2*n_pairs) (any order, may overlap);
+ * negated complements within 0..0x10FFFF. Surrogates are always removed. */
+uint32_t pd_ir_class(pd_ir *ir, const uint32_t *pairs, size_t n_pairs, bool negated);
+uint32_t pd_ir_any_char(pd_ir *ir);
+uint32_t pd_ir_ref(pd_ir *ir, uint32_t rule);
+uint32_t pd_ir_seq(pd_ir *ir, const uint32_t *nodes, size_t n);
+uint32_t pd_ir_alt(pd_ir *ir, const uint32_t *nodes, size_t n);
+uint32_t pd_ir_seq2(pd_ir *ir, uint32_t a, uint32_t b);
+uint32_t pd_ir_alt2(pd_ir *ir, uint32_t a, uint32_t b);
+uint32_t pd_ir_repeat(pd_ir *ir, uint32_t node, uint32_t min, uint32_t max);
+uint32_t pd_ir_token(pd_ir *ir, uint32_t token_id, bool negated);
+
+static inline const pd_ir_node *pd_ir_at(const pd_ir *ir, uint32_t node) {
+  return &ir->nodes.data[node];
+}
+static inline const char *pd_ir_rule_name(const pd_ir *ir, uint32_t rule) {
+  return ir->names.data + ir->rules.data[rule].name_off;
+}
+
+/* Appends a readable dump of every rule to out (NUL-terminated, allocated with
+ * ir->alloc, owned by the caller). For golden tests and debugging. */
+pd_status pd_ir_dump(const pd_ir *ir, char **out);
+
+#endif
