@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# run.sh - the two commands of the README.
+#   ./run.sh demo [--tokenizer T]   set up, build (release), run the demonstration
+#   ./run.sh test                   set up, build, run every test, then again under ASan + UBSan
+# Set-up installs what is missing with apt-get when root, otherwise prints the apt-get line.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES="meson ninja-build pkg-config gcc g++ clang libjansson-dev libmimalloc-dev libcmocka-dev
+libbenchmark-dev python3 python3-jsonschema"
+
+setup() {
+  local missing=()
+  for p in $PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" = 0 ]; then
+    echo "installing: ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "missing packages; run: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+}
+
+build() { # dir, meson options...
+  local dir=$1; shift
+  [ -f "$dir/build.ninja" ] || meson setup "$dir" "$@" >/dev/null
+  ninja -C "$dir" >/dev/null
+}
+
+# meson test, then one summary line "<suite>: N passed, N failed, N skipped"
+run_tests() { # dir, label
+  local dir=$1 label=$2 rc=0
+  meson test -C "$dir" --print-errorlogs --num-processes 2 >"$dir/test-output.txt" 2>&1 || rc=$?
+  grep -E '^ *[0-9]+/[0-9]+ ' "$dir/test-output.txt" || true
+  if [ $rc -ne 0 ]; then sed -n '/^=* *[0-9]*\/[0-9]* .*FAIL/,/^===/p' "$dir/test-output.txt" | head -200; fi
+  local ok fail skip
+  ok=$(sed -n 's/^Ok: *//p' "$dir/test-output.txt")
+  fail=$(sed -n 's/^Fail: *//p' "$dir/test-output.txt")
+  skip=$(sed -n 's/^Skipped: *//p' "$dir/test-output.txt")
+  echo "$label: ${ok:-0} passed, ${fail:-0} failed, ${skip:-0} skipped"
+  return $rc
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  demo)
+    setup
+    build build-release --buildtype=release
+    exec ./build-release/cli/pushdown demo "$@"
+    ;;
+  test)
+    setup
+    start=$(date +%s)
+    build build
+    rc=0
+    run_tests build "tests" || rc=1
+    # the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (CUDA off: host code only)
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dcuda=disabled -Dbench=disabled -Dmimalloc=disabled
+    run_tests build-asan "tests under asan+ubsan" || rc=1
+    p=$(grep -hE '^Ok:' build/test-output.txt build-asan/test-output.txt | awk '{s+=$2} END {print s+0}')
+    f=$(grep -hE '^Fail:' build/test-output.txt build-asan/test-output.txt | awk '{s+=$2} END {print s+0}')
+    echo "test command took $(( $(date +%s) - start )) s"
+    echo "all: $p passed, $f failed"
+    exit $rc
+    ;;
+  *)
+    echo "usage: ./run.sh demo [--tokenizer T] | ./run.sh test" >&2
+    exit 2
+    ;;
+esac
