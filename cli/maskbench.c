@@ -1,8 +1,402 @@
-/* maskbench.c - PLACEHOLDER until its owner writes it; must not survive to a release. */
+/* maskbench.c - `pushdown maskbench`: the MaskBench method over a folder of schemas.
+ *
+ *   pushdown maskbench DIR --tokenizer tokenizer.json [--grammar FILE] [--json]
+ *
+ * For each schema file under DIR (sorted): compile and fill the first mask
+ * (TTFM); then for each of its test instances (DIR/instances.jsonl, field
+ * llama3) fill the mask and accept the token, timing the pair (TBM), stopping
+ * at the first rejected token; after the last token one more mask is timed and
+ * the instance passes when the verdict (accepted and complete) equals `valid`.
+ * Single-threaded. The bench also checks every timed mask against the token it
+ * was asked about (bit set iff accepted) and reports disagreements on stderr. */
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "commands.h"
 #include "util.h"
+
+typedef struct pd__mb_inst {
+  char *file;
+  long test;
+  bool valid;
+  uint32_t *ids;
+  size_t n;
+} pd__mb_inst;
+
+typedef struct pd__mb_samples {
+  double *v;
+  size_t n, cap;
+} pd__mb_samples;
+
+typedef struct pd__mb {
+  const char *dir, *tokenizer, *grammar_path;
+  bool json;
+  char *grammar; /* --grammar text */
+  size_t grammar_len;
+  char *prefix; /* "SUB/" when DIR is a subfolder of the instances' folder */
+  pd__mb_inst *inst;
+  size_t n_inst;
+  char **files;
+  size_t n_files, cap_files;
+  pd_vocab *vocab;
+  uint32_t *row;
+  size_t n_words;
+  pd__mb_samples tbm, ttfm;
+  size_t schemas, passing, compile_errors, validation_errors, invalidation_errors, tokens;
+  size_t mask_mismatches;
+} pd__mb;
+
+static bool pd__mb_push(pd__mb_samples *s, double x) {
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 1024;
+    double *v = realloc(s->v, cap * sizeof *v);
+    if (!v) return false;
+    s->v = v;
+    s->cap = cap;
+  }
+  s->v[s->n++] = x;
+  return true;
+}
+
+/* ---------------------------------------------------------- instances */
+
+static int pd__mb_inst_cmp(const void *pa, const void *pb) {
+  const pd__mb_inst *a = pa, *b = pb;
+  int c = strcmp(a->file, b->file);
+  return c ? c : (a->test > b->test) - (a->test < b->test);
+}
+
+/* One line {file, test, valid, text, llama3}; false when malformed. */
+static bool pd__mb_inst_parse(const char *line, pd__mb_inst *out) {
+  json_t *j = json_loads(line, 0, NULL);
+  json_t *file = json_object_get(j, "file"), *test = json_object_get(j, "test");
+  json_t *valid = json_object_get(j, "valid"), *ids = json_object_get(j, "llama3");
+  bool ok = json_is_string(file) && json_is_integer(test) && json_is_boolean(valid) &&
+            json_is_array(ids);
+  if (ok) {
+    out->file = strdup(json_string_value(file));
+    out->test = (long)json_integer_value(test);
+    out->valid = json_is_true(valid);
+    out->n = json_array_size(ids);
+    out->ids = malloc((out->n ? out->n : 1) * sizeof *out->ids);
+    ok = out->file && out->ids;
+    for (size_t i = 0; ok && i < out->n; i++) {
+      json_t *x = json_array_get(ids, i);
+      ok = json_is_integer(x) && json_integer_value(x) >= 0 && json_integer_value(x) <= UINT32_MAX;
+      if (ok) out->ids[i] = (uint32_t)json_integer_value(x);
+    }
+    if (!ok) free(out->file), free(out->ids);
+  }
+  json_decref(j);
+  return ok;
+}
+
+/* Splits text into lines and parses each; returns false on memory failure. */
+static bool pd__mb_inst_lines(pd__mb *b, char *text) {
+  size_t cap = 0;
+  for (char *line = text, *next; line && *line; line = next) {
+    next = strchr(line, '\n');
+    if (next) *next++ = '\0';
+    if (!*line) continue;
+    if (b->n_inst == cap) {
+      cap = cap ? cap * 2 : 4096;
+      pd__mb_inst *p = realloc(b->inst, cap * sizeof *p);
+      if (!p) return false;
+      b->inst = p;
+    }
+    if (pd__mb_inst_parse(line, &b->inst[b->n_inst])) b->n_inst++;
+  }
+  qsort(b->inst, b->n_inst, sizeof *b->inst, pd__mb_inst_cmp);
+  return true;
+}
+
+/* DIR/instances.jsonl, or the parent's when DIR is one of its subsets (then
+ * the paths in it carry the subset's name as a prefix). */
+static int pd__mb_inst_load(pd__mb *b) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/instances.jsonl", b->dir);
+  char *text = pd_cli_read_file(path, NULL);
+  if (!text) {
+    const char *base = strrchr(b->dir, '/');
+    size_t cut = base ? (size_t)(base - b->dir) : 0;
+    base = base ? base + 1 : b->dir;
+    snprintf(path, sizeof path, "%.*s/instances.jsonl", (int)(cut ? cut : 1), cut ? b->dir : ".");
+    text = pd_cli_read_file(path, NULL);
+    if (!text) return pd_cli_usage("maskbench: no instances.jsonl in '%s' or above", b->dir);
+    size_t n = strlen(base);
+    b->prefix = malloc(n + 2);
+    if (b->prefix) snprintf(b->prefix, n + 2, "%s/", base);
+  }
+  bool ok = pd__mb_inst_lines(b, text);
+  free(text);
+  return ok ? 0 : pd_cli_usage("maskbench: out of memory");
+}
+
+/* The first instance of file rel (path relative to DIR), or n_inst. */
+static size_t pd__mb_inst_find(const pd__mb *b, const char *rel) {
+  char key[4096];
+  snprintf(key, sizeof key, "%s%s", b->prefix ? b->prefix : "", rel);
+  size_t lo = 0, hi = b->n_inst;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(b->inst[mid].file, key) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < b->n_inst && !strcmp(b->inst[lo].file, key) ? lo : b->n_inst;
+}
+
+static bool pd__mb_same_file(const pd__mb *b, size_t i, size_t first) {
+  return i < b->n_inst && !strcmp(b->inst[i].file, b->inst[first].file);
+}
+
+/* -------------------------------------------------------- schema files */
+
+static int pd__mb_str_cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool pd__mb_is_json(const char *name) {
+  size_t n = strlen(name);
+  return n > 5 && !strcmp(name + n - 5, ".json");
+}
+
+/* Collects the .json files under DIR/rel, as paths relative to DIR. */
+static bool pd__mb_walk(pd__mb *b, const char *rel, int depth) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", b->dir, rel);
+  DIR *d = opendir(path);
+  if (!d) return depth > 0;
+  bool ok = true;
+  for (struct dirent *e; ok && (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    char sub[4096], full[8192];
+    snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+    snprintf(full, sizeof full, "%s/%s", b->dir, sub);
+    struct stat st;
+    if (stat(full, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      if (depth < 16) ok = pd__mb_walk(b, sub, depth + 1);
+    } else if (S_ISREG(st.st_mode) && pd__mb_is_json(e->d_name)) {
+      if (b->n_files == b->cap_files) {
+        b->cap_files = b->cap_files ? b->cap_files * 2 : 256;
+        char **f = realloc(b->files, b->cap_files * sizeof *f);
+        if (!f) ok = false;
+        else b->files = f;
+      }
+      if (ok && !(b->files[b->n_files++] = strdup(sub))) ok = false;
+    }
+  }
+  closedir(d);
+  return ok;
+}
+
+/* ------------------------------------------------------------ running */
+
+/* Compiles file rel's grammar (--grammar's text, or the file's "schema"). */
+static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g) {
+  if (b->grammar)
+    return pd_grammar_compile_gbnf(b->grammar, b->grammar_len, b->vocab, NULL, g, NULL);
+  char path[8192];
+  snprintf(path, sizeof path, "%s/%s", b->dir, rel);
+  json_t *j = json_load_file(path, 0, NULL);
+  json_t *schema = json_object_get(j, "schema");
+  char *text = schema ? json_dumps(schema, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+  json_decref(j);
+  if (!text) return PD_ERR_SYNTAX;
+  pd_status st = pd_grammar_compile_json_schema(text, strlen(text), b->vocab, NULL, g, NULL);
+  free(text);
+  return st;
+}
+
+/* Fills the mask and accepts id, timing the pair; *ok = accepted. */
+static pd_status pd__mb_step(pd__mb *b, pd_matcher *m, uint32_t id, bool *ok) {
+  double t0 = pd_cli_now_ns();
+  pd_status st = pd_matcher_fill_bitmask(m, b->row, b->n_words, NULL, NULL);
+  if (st != PD_OK) return st;
+  *ok = pd_matcher_accept_token(m, id, NULL) == PD_OK;
+  double t1 = pd_cli_now_ns();
+  if (!pd__mb_push(&b->tbm, (t1 - t0) / 1e3)) return PD_ERR_NOMEM;
+  b->tokens++;
+  bool bit = id < b->n_words * 32 && ((b->row[id / 32] >> (id % 32)) & 1);
+  if (bit != *ok) {
+    b->mask_mismatches++;
+    fprintf(stderr, "maskbench: mask disagrees with accept for token %u\n", id);
+  }
+  return PD_OK;
+}
+
+/* Runs one instance; returns its verdict (tokens accepted and complete). */
+static pd_status pd__mb_instance(pd__mb *b, pd_matcher *m, const pd__mb_inst *in, bool *accepted) {
+  pd_matcher_reset(m);
+  bool ok = true;
+  for (size_t i = 0; ok && i < in->n; i++) {
+    pd_status st = pd__mb_step(b, m, in->ids[i], &ok);
+    if (st != PD_OK) return st;
+  }
+  if (ok) {
+    double t0 = pd_cli_now_ns();
+    pd_status st = pd_matcher_fill_bitmask(m, b->row, b->n_words, NULL, NULL);
+    if (st != PD_OK) return st;
+    if (!pd__mb_push(&b->tbm, (pd_cli_now_ns() - t0) / 1e3)) return PD_ERR_NOMEM;
+    ok = pd_matcher_is_accepting(m);
+  }
+  *accepted = ok;
+  return PD_OK;
+}
+
+static void pd__mb_verdict(pd__mb *b, const pd__mb_inst *in, bool accepted) {
+  if (accepted == in->valid)
+    b->passing++;
+  else if (in->valid)
+    b->validation_errors++;
+  else
+    b->invalidation_errors++;
+}
+
+/* Compile (TTFM = compile + matcher + first mask), then every instance. */
+static int pd__mb_file(pd__mb *b, const char *rel) {
+  b->schemas++;
+  pd_grammar *g = NULL;
+  pd_matcher *m = NULL;
+  double t0 = pd_cli_now_ns();
+  pd_status st = pd__mb_compile(b, rel, &g);
+  if (st == PD_OK) st = pd_matcher_new(g, &m, NULL);
+  if (st == PD_OK) st = pd_matcher_fill_bitmask(m, b->row, b->n_words, NULL, NULL);
+  double t1 = pd_cli_now_ns();
+  if (st == PD_ERR_NOMEM) return pd_cli_usage("maskbench: out of memory");
+  if (st != PD_OK) {
+    b->compile_errors++;
+  } else if (!pd__mb_push(&b->ttfm, (t1 - t0) / 1e3)) {
+    st = PD_ERR_NOMEM;
+  } else {
+    size_t first = pd__mb_inst_find(b, rel);
+    for (size_t i = first; st == PD_OK && pd__mb_same_file(b, i, first); i++) {
+      bool accepted = false;
+      st = pd__mb_instance(b, m, &b->inst[i], &accepted);
+      if (st == PD_OK) pd__mb_verdict(b, &b->inst[i], accepted);
+    }
+  }
+  pd_matcher_free(m);
+  pd_grammar_free(g);
+  if (st == PD_ERR_NOMEM) return pd_cli_usage("maskbench: out of memory");
+  if (st != PD_OK && g) return pd_cli_usage("maskbench: %s: %s", rel, pd_status_str(st));
+  return 0;
+}
+
+/* ---------------------------------------------------------- reporting */
+
+static int pd__mb_dbl_cmp(const void *pa, const void *pb) {
+  double a = *(const double *)pa, b = *(const double *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Nearest-rank percentile of sorted samples (0 when none). */
+static double pd__mb_pct(const pd__mb_samples *s, double q) {
+  if (!s->n) return 0;
+  size_t k = (size_t)(q * (double)s->n + 0.999999);
+  return s->v[k ? (k > s->n ? s->n : k) - 1 : 0];
+}
+
+static double pd__mb_avg(const pd__mb_samples *s) {
+  double sum = 0;
+  for (size_t i = 0; i < s->n; i++) sum += s->v[i];
+  return s->n ? sum / (double)s->n : 0;
+}
+
+static void pd__mb_stats_text(const char *name, pd__mb_samples *s) {
+  qsort(s->v, s->n, sizeof *s->v, pd__mb_dbl_cmp);
+  printf("%-5s us: avg %.2f  p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f  (n %zu)\n", name,
+         pd__mb_avg(s), pd__mb_pct(s, .5), pd__mb_pct(s, .9), pd__mb_pct(s, .99),
+         pd__mb_pct(s, .999), s->n ? s->v[s->n - 1] : 0, s->n);
+}
+
+static void pd__mb_stats_json(const char *name, const pd__mb_samples *s) {
+  printf("\"%s\":{\"avg\":%.3f,\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"p999\":%.3f,\"max\":%.3f}",
+         name, pd__mb_avg(s), pd__mb_pct(s, .5), pd__mb_pct(s, .9), pd__mb_pct(s, .99),
+         pd__mb_pct(s, .999), s->n ? s->v[s->n - 1] : 0);
+}
+
+static void pd__mb_report(pd__mb *b) {
+  pd__mb_stats_text("TBM", &b->tbm);
+  pd__mb_stats_text("TTFM", &b->ttfm);
+  printf("schemas %zu  passing %zu  compile_errors %zu  validation_errors %zu  "
+         "invalidation_errors %zu  tokens %zu  mask_mismatches %zu\n",
+         b->schemas, b->passing, b->compile_errors, b->validation_errors,
+         b->invalidation_errors, b->tokens, b->mask_mismatches);
+  if (!b->json) return;
+  putchar('{');
+  pd__mb_stats_json("tbm_us", &b->tbm);
+  putchar(',');
+  pd__mb_stats_json("ttfm_us", &b->ttfm);
+  printf(",\"schemas\":%zu,\"passing\":%zu,\"compile_errors\":%zu,\"validation_errors\":%zu,"
+         "\"invalidation_errors\":%zu,\"tokens\":%zu}\n",
+         b->schemas, b->passing, b->compile_errors, b->validation_errors,
+         b->invalidation_errors, b->tokens);
+}
+
+/* ------------------------------------------------------------- driver */
+
+static int pd__mb_args(pd__mb *b, int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    const char *o = argv[i];
+    if (!strcmp(o, "--json")) {
+      b->json = true;
+    } else if (!strcmp(o, "--tokenizer") || !strcmp(o, "--grammar")) {
+      if (i + 1 >= argc) return pd_cli_usage("maskbench: %s needs a value", o);
+      *(o[2] == 't' ? &b->tokenizer : &b->grammar_path) = argv[++i];
+    } else if (o[0] == '-' || b->dir) {
+      return pd_cli_usage("maskbench: unexpected argument '%s'", o);
+    } else {
+      b->dir = o;
+    }
+  }
+  if (!b->tokenizer) b->tokenizer = pd_cli_default_tokenizer();
+  if (!b->dir) return pd_cli_usage("maskbench: DIR is required");
+  if (!b->tokenizer) return pd_cli_usage("maskbench: --tokenizer FILE is required");
+  return 0;
+}
+
+static int pd__mb_setup(pd__mb *b) {
+  pd_error err;
+  if (b->grammar_path && !(b->grammar = pd_cli_read_file(b->grammar_path, &b->grammar_len)))
+    return pd_cli_usage("maskbench: cannot read '%s'", b->grammar_path);
+  if (pd_vocab_load_hf(b->tokenizer, NULL, NULL, &b->vocab, &err) != PD_OK)
+    return pd_cli_fail(b->tokenizer, &err);
+  b->n_words = (pd_vocab_width(b->vocab) + 31) / 32;
+  if (!(b->row = calloc(b->n_words + 1, sizeof *b->row)))
+    return pd_cli_usage("maskbench: out of memory");
+  int rc = pd__mb_inst_load(b);
+  if (rc) return rc;
+  if (!pd__mb_walk(b, "", 0)) return pd_cli_usage("maskbench: cannot read '%s'", b->dir);
+  qsort(b->files, b->n_files, sizeof *b->files, pd__mb_str_cmp);
+  return 0;
+}
+
+static void pd__mb_free(pd__mb *b) {
+  for (size_t i = 0; i < b->n_inst; i++) free(b->inst[i].file), free(b->inst[i].ids);
+  for (size_t i = 0; i < b->n_files; i++) free(b->files[i]);
+  free(b->inst);
+  free(b->files);
+  free(b->grammar);
+  free(b->prefix);
+  free(b->row);
+  free(b->tbm.v);
+  free(b->ttfm.v);
+  pd_vocab_free(b->vocab);
+}
+
 int pd_cli_maskbench(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  return pd_cli_usage("'maskbench' is not built yet");
+  pd__mb b = {0};
+  int rc = pd__mb_args(&b, argc, argv);
+  if (!rc) rc = pd__mb_setup(&b);
+  for (size_t i = 0; !rc && i < b.n_files; i++) rc = pd__mb_file(&b, b.files[i]);
+  if (!rc) pd__mb_report(&b);
+  pd__mb_free(&b);
+  return rc;
 }

@@ -150,6 +150,7 @@ typedef struct pd_grammar_options {
   int indent;                  /* FIXED: spaces per level, -1 = single line */
   /* reasoning gate (spec/): unconstrained until this text has been produced */
   const char *gate_end;        /* e.g. "</think>"; NULL = no gate */
+  const char *gbnf_root;       /* GBNF: the start rule; NULL = "root" */
 } pd_grammar_options;
 
 /* Compile a grammar. vocab may be NULL (byte-level checking only; masks need a
@@ -223,16 +224,36 @@ pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words
 
 /* ---------------------------------------------------- speculative (spec/) */
 
-/* One request of a batch step. */
+/* Reasoning gate: a request's rows stay unconstrained (all ones) until its
+ * output contains the text end (e.g. "</think>", as one special token or as
+ * several tokens); the grammar starts with the token after the one that
+ * completes it, also when that token is a draft. Plain state, no allocation;
+ * pd_spec_advance moves it. vocab and end are borrowed. end_len 0 = closed. */
+typedef struct pd_spec_gate {
+  const pd_vocab *vocab;
+  const uint8_t *end;
+  size_t end_len;
+  size_t matched; /* bytes of end matched by the tail of the output so far */
+  bool closed;    /* end was produced: the grammar is active */
+} pd_spec_gate;
+
+void pd_spec_gate_init(pd_spec_gate *g, const pd_vocab *vocab, const char *end);
+
+/* One request of a batch step. A matcher may appear in one request only. */
 typedef struct pd_spec_request {
   pd_matcher *matcher;     /* NULL = unconstrained request */
   const uint32_t *drafts;  /* k draft tokens */
   size_t n_drafts;
+  pd_spec_gate *gate;      /* NULL = the grammar applies from the first token */
 } pd_spec_request;
 
 /* Result layout: rows packed per request; request r owns rows
- * row_offsets[r] .. row_offsets[r+1]-1 (1 + n_drafts rows each). Rows of
- * unconstrained requests are all ones and listed in unconstrained_rows. */
+ * row_offsets[r] .. row_offsets[r+1]-1 (1 + n_drafts rows each). Row
+ * row_offsets[r] + i is the mask after drafts 0..i-1 (row k: the bonus).
+ * Rows of unconstrained requests and of open gates are all ones and listed,
+ * in increasing order, in unconstrained_rows. When draft valid_drafts[r] is
+ * rejected by the grammar, the rows after row row_offsets[r] + valid_drafts[r]
+ * are all zeros: the verifier never reaches them. */
 typedef struct pd_spec_result {
   uint32_t *bitmask;            /* [row_offsets[n] * n_words], caller-owned buffer */
   size_t n_words;
@@ -246,25 +267,46 @@ typedef struct pd_spec_result {
  * left as they were. Output is identical whatever the thread count. */
 pd_status pd_spec_fill(pd_spec_request *reqs, size_t n, unsigned n_threads, pd_spec_result *out,
                        pd_error *err);
-/* After verification: advance request r's matcher by accepted[r] drafts and
- * then token next[r] (correction or bonus). */
+/* After verification: advance request r's matcher (and gate) by accepted[r]
+ * drafts and then token next[r] (correction or bonus). All or nothing: on an
+ * error no matcher or gate has changed. */
 pd_status pd_spec_advance(pd_spec_request *reqs, size_t n, const size_t *accepted,
                           const uint32_t *next, pd_error *err);
+
+/* Jump-forward: when the grammar forces bytes, their canonical tokens, less
+ * the last ones a longer vocabulary token could extend past the forced text.
+ * They are accepted by construction: emit them without sampling, or pass them
+ * as drafts. The jumper indexes the vocabulary once (borrowed; it must outlive
+ * the jumper) and may be shared by threads. */
+typedef struct pd_jumper pd_jumper;
+
+pd_status pd_jumper_new(const pd_vocab *vocab, pd_jumper **out, pd_error *err);
+void pd_jumper_free(pd_jumper *j);
+/* Writes up to cap token ids to ids, the count to *n (0 = nothing forced).
+ * The matcher is left as it was. */
+pd_status pd_jumper_tokens(const pd_jumper *j, pd_matcher *m, uint32_t *ids, size_t cap,
+                           size_t *n, pd_error *err);
 
 /* ----------------------------------------------------- kernels (CPU twins) */
 
 typedef enum pd_dtype { PD_F32 = 0, PD_F16, PD_BF16 } pd_dtype;
 
-/* Counter-based random numbers: Philox4x32-10, the stream cuRAND's
- * curand_init(seed, subsequence, offset) yields for a Philox state. */
+/* Counter-based random numbers: Philox4x32-10 exactly as cuRAND's device API.
+ * out[0..3] = the next four values curand() returns (equivalently curand4())
+ * after curand_init(seed, subsequence, offset): the 128-bit block counter
+ * starts at subsequence * 2^64 + offset / 4 with the key (seed low, seed high);
+ * offset counts 32-bit values, so offset % 4 selects the first value taken. */
 void pd_philox4x32_10(uint64_t seed, uint64_t subsequence, uint64_t offset, uint32_t out[4]);
 
-/* logits[r * row_stride + j] for r < rows, j < width, in place: disallowed ->
- * -inf. Row r uses bitmask row (indices ? indices[r] : r); n_words per bitmask
- * row; ids j >= 32 * n_words are disallowed. */
+/* In place on logits[r * row_stride + j], r < rows, j < width (dtype elements):
+ * disallowed tokens become -inf, allowed ones are left untouched. Logits row r
+ * uses bitmask row b = (indices ? indices[r] : r); b < 0 leaves row r as it is;
+ * b must be < bitmask_rows. Each bitmask row has n_words words; ids j >= 32 *
+ * n_words are disallowed. PD_ERR_ARG on NULL buffers (when rows > 0), width >
+ * row_stride or an index out of range (then nothing was written). */
 pd_status pd_cpu_apply_bitmask(void *logits, pd_dtype dtype, size_t rows, size_t width,
-                               size_t row_stride, const uint32_t *bitmask, size_t n_words,
-                               const int32_t *indices);
+                               size_t row_stride, const uint32_t *bitmask, size_t bitmask_rows,
+                               size_t n_words, const int32_t *indices, pd_error *err);
 
 typedef enum pd_verify_mode {
   PD_VERIFY_GREEDY = 0,
@@ -273,11 +315,29 @@ typedef enum pd_verify_mode {
 } pd_verify_mode;
 
 /* Masked speculative verification for a batch. Request r has k_r = draft_offsets[r+1]
- * - draft_offsets[r] drafts and rows draft_offsets[r] + r .. + k_r (k_r + 1 rows) of
- * target_logits [*, width] (row stride = width) and of the bitmask. draft_probs
- * (SAMPLE only) is [draft_offsets[n], width] fp32 probabilities. Output:
- * out_tokens[(draft_offsets[r] + r) ...] receives the emitted tokens (accepted
- * drafts then one correction/bonus) and out_counts[r] their count. */
+ * - draft_offsets[r] drafts and rows g = draft_offsets[r] + r + i, i = 0..k_r (k_r + 1
+ * rows) of target_logits [*, width] (row stride = width) and of the bitmask. draft_probs
+ * (SAMPLE only) is [draft_offsets[n], width] fp32 probabilities: row draft_offsets[r] + i
+ * for draft i. Output: out_tokens[draft_offsets[r] + r ...] receives the emitted tokens
+ * (accepted drafts then one correction/bonus) and out_counts[r] their count;
+ * out_accepted[r] (optional) the number of accepted drafts.
+ *
+ * The target p of row g: +inf logits count as FLT_MAX; NaN, -inf and disallowed ids
+ * have weight 0; p_j = exp((l_j - m) / T) / S with m the row's largest allowed logit.
+ * Greedy (mode GREEDY, or T < FLT_MIN): the argmax, lowest id on ties. A draft is
+ * accepted with probability min(1, p(x) / q(x)) (q(x) = 1 for SAMPLE_POINT; NaN or
+ * negative q count as 0); the first rejected draft x is replaced by a draw from
+ * normalize(max(0, p - q)) (for SAMPLE_POINT, or when that residual is empty: from p
+ * without x); when all are accepted the bonus is drawn from the last row's p. A row with
+ * no allowed token of logit > -inf emits nothing: its draft is rejected and the request
+ * ends there (out_counts[r] = out_accepted[r]).
+ *
+ * Random numbers (so the GPU twin makes identical decisions): Philox4x32-10 with key
+ * seed, subsequence g, 32-bit values counted from offset. Value offset + 0 decides the
+ * draft of row g (u = ((v >> 9) + 0.5) * 2^-23, accept iff u * q(x) < p(x)); value
+ * offset + 4 + j gives token j of row g the exponential E_j = -log(u_j), and a draw takes
+ * the argmax of log(weight_j) - log(E_j) (the exponential race; lowest id on ties).
+ * A later call should use an offset at least 4 + width + 3 higher, or another seed. */
 typedef struct pd_verify_args {
   pd_verify_mode mode;
   const void *target_logits;
@@ -286,16 +346,44 @@ typedef struct pd_verify_args {
   const uint32_t *bitmask; /* NULL = unconstrained */
   size_t n_words;
   const float *draft_probs;
-  const uint32_t *draft_tokens;
-  const size_t *draft_offsets; /* [n + 1] */
+  const uint32_t *draft_tokens; /* [draft_offsets[n]], each < width */
+  const size_t *draft_offsets;  /* [n + 1], non-decreasing */
   size_t n;
-  float temperature;           /* 0 = greedy */
+  float temperature;           /* 0 = greedy; must not be negative, NaN or inf */
   uint64_t seed, offset;       /* Philox stream position */
-  uint32_t *out_tokens;
-  uint32_t *out_counts;
+  uint32_t *out_tokens;        /* [draft_offsets[n] + n] */
+  uint32_t *out_counts;        /* [n] */
+  uint32_t *out_accepted;      /* [n], may be NULL */
 } pd_verify_args;
 
 pd_status pd_cpu_verify(const pd_verify_args *a, pd_error *err);
+
+/* ---------------------------------------------------------- kernels (CUDA) */
+
+/* The same operations on the GPU. Every pointer (inside args too) is device memory;
+ * stream is a cudaStream_t (NULL = the default stream); work is queued on the stream
+ * and not waited for. Argument errors are found before anything is queued. A build
+ * without CUDA, or a machine without a usable device, gives PD_ERR_UNSUPPORTED. */
+
+/* true when the build has CUDA and a device is usable; name (may be NULL) receives
+ * the device's name, cap bytes at most. */
+bool pd_cuda_available(char *name, size_t cap);
+/* Peak memory bandwidth of the current device in GB/s (from its memory clock and bus
+ * width). */
+pd_status pd_cuda_peak_bandwidth(double *gbps, pd_error *err);
+
+pd_status pd_cuda_apply_bitmask(void *logits, pd_dtype dtype, size_t rows, size_t width,
+                                size_t row_stride, const uint32_t *bitmask,
+                                size_t bitmask_rows, size_t n_words, const int32_t *indices,
+                                void *stream, pd_error *err);
+
+/* Device scratch bytes pd_cuda_verify needs for n_rows = draft_offsets[n] + n rows. */
+size_t pd_cuda_verify_workspace(size_t n_rows);
+/* n_rows (= draft_offsets[n] + n, which the host knows) sizes the launch; workspace
+ * is device memory of pd_cuda_verify_workspace(n_rows) bytes. Decisions equal
+ * pd_cpu_verify's for the same arguments, up to float rounding in sums and logs. */
+pd_status pd_cuda_verify(const pd_verify_args *a, size_t n_rows, void *workspace,
+                         size_t workspace_bytes, void *stream, pd_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,13 @@
 /* masks.h - per-grammar token classification tables (internal).
+ *
  * The grammar builder calls pd_masks_build when the grammar has a vocab;
- * pd_matcher_fill_bitmask (masks/fill.c) reads the tables. */
+ * pd_matcher_fill_bitmask (masks/fill.c) reads the tables. For every automaton
+ * state s the tables give two token sets (classify.h):
+ *   accepted(s): text tokens the rule of s consumes entirely, starting at s;
+ *   cd(s):       text tokens that may run past the end of that rule, so the
+ *                parser stack decides (checked against the live matcher);
+ * every other text token is rejected by s. The sets live in the vocab's cache
+ * (shared across grammars) or, past its memory bound, in the grammar. */
 #ifndef PD_MASKS_MASKS_H
 #define PD_MASKS_MASKS_H
 #include "pushdown.h"
@@ -12,5 +19,7 @@ struct pd_grammar;
  * success when there is nothing to precompute. */
 pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *err);
 void pd_masks_free(pd_masks *mk, const pd_allocator *a);
+/* Bytes the grammar's own tables hold (the shared cache not counted). */
+size_t pd_masks_bytes(const pd_masks *mk);
 
 #endif

@@ -1,14 +1,832 @@
-/* regex.c - PLACEHOLDER until its owner writes it; must not survive to a release. */
-#include "pushdown.h"
+/* regex.c - ECMA-262 patterns to grammar IR, and the `regex` constraint kind.
+ *
+ * Anchors are handled exactly, wherever they occur, without an automaton: a
+ * sub-pattern is kept as four anchor-free languages, part[k] with
+ * k = 2 * a + b, where a = 1 when its matches contain a `^` and b = 1 when they
+ * contain a `$`. A match that puts a `^` after a character or a `$` before
+ * one can never succeed (a `^` needs position 0, a `$` the string's end), so
+ * such matches are dropped where they form, and in the words kept every `^`
+ * precedes every character and every `$` follows them. The pattern's language
+ * is then part[0] | part[2] | part[1] | part[3] when anchored at both ends,
+ * and any* part[0] any* | part[2] any* | any* part[1] | part[3] for a search.
+ * A sub-pattern without anchors has only part[0], so the common case costs
+ * nothing.
+ */
+#include "regex.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "masks/vocab.h"
+#include "pda/grammar.h"
+
+#define PD__VOID PD_IR_NONE /* the empty language (no string) */
+#define PD__MAX_UNROLL 32   /* largest bound of a repeat whose body holds an anchor */
+
+typedef struct pd__lang {
+  uint32_t part[4]; /* IR node per anchor kind, or PD__VOID */
+  uint8_t nullable; /* bit k: the empty string is in part[k] */
+} pd__lang;
+
+typedef struct pd__rx {
+  pd_ir *ir;
+  const char *s;
+  size_t len, pos;
+  const pd_regex_target *target;
+  uint32_t max_repeat, max_depth, depth;
+  pd_error *err;
+  pd_status st;
+  PD_ARRAY(uint32_t) pairs; /* the class being parsed */
+  PD_ARRAY(uint32_t) norm;  /* its normalized form */
+} pd__rx;
+
+/* --------------------------------------------------------------- errors */
+
+static bool pd__err(pd__rx *rx, pd_status code, size_t at, const char *what) {
+  if (rx->st == PD_OK) {
+    rx->st = code;
+    if (code == PD_ERR_NOMEM) pd__nomem(rx->err);
+    else pd__fail_at(rx->err, code, rx->s, at, "regex: %s at offset %zu", what, at);
+  }
+  return false;
+}
+
+static bool pd__unsupported(pd__rx *rx, size_t at, const char *construct) {
+  if (rx->st == PD_OK) {
+    rx->st = PD_ERR_UNSUPPORTED;
+    pd__fail_at(rx->err, PD_ERR_UNSUPPORTED, rx->s, at,
+                "regex: %s at offset %zu cannot be enforced exactly", construct, at);
+  }
+  return false;
+}
+
+/* -------------------------------------------------- the four-part algebra */
+
+static pd__lang pd__void(void) {
+  return (pd__lang){{PD__VOID, PD__VOID, PD__VOID, PD__VOID}, 0};
+}
+
+static pd__lang pd__plain(uint32_t node, bool nullable) {
+  pd__lang l = pd__void();
+  l.part[0] = node;
+  l.nullable = nullable ? 1 : 0;
+  return l;
+}
+
+static bool pd__anchored(const pd__lang *l) {
+  return l->part[1] != PD__VOID || l->part[2] != PD__VOID || l->part[3] != PD__VOID;
+}
+
+/* A node usable in many places: a reference to a fresh rule holding it, so
+ * the IR stays a tree and its size linear. */
+static uint32_t pd__share(pd_ir *ir, uint32_t node) {
+  if (node == PD__VOID) return node;
+  pd_ir_kind k = (pd_ir_kind)pd_ir_at(ir, node)->kind;
+  if (k == PD_IR_EMPTY || k == PD_IR_REF || k == PD_IR_NOTHING) return node;
+  uint32_t rule = pd_ir_rule_fresh(ir, "regex");
+  pd_ir_rule_define(ir, rule, node);
+  return rule == PD_IR_NONE ? PD__VOID : pd_ir_ref(ir, rule);
+}
+
+static void pd__share_all(pd_ir *ir, pd__lang *l) {
+  for (int k = 0; k < 4; k++) l->part[k] = pd__share(ir, l->part[k]);
+}
+
+static bool pd__is_empty(const pd_ir *ir, uint32_t node) {
+  return node != PD__VOID && pd_ir_at(ir, node)->kind == PD_IR_EMPTY;
+}
+
+/* a then b, leaving out a side that is the empty string. */
+static uint32_t pd__seq2(pd_ir *ir, uint32_t a, uint32_t b) {
+  if (pd__is_empty(ir, a)) return b;
+  if (pd__is_empty(ir, b)) return a;
+  return pd_ir_seq2(ir, a, b);
+}
+
+/* Adds node to part k of l as one more alternative. */
+static void pd__add(pd_ir *ir, pd__lang *l, int k, uint32_t node, bool nullable) {
+  if (node == PD__VOID) return;
+  l->part[k] = l->part[k] == PD__VOID ? node : pd_ir_alt2(ir, l->part[k], node);
+  if (nullable) l->nullable |= (uint8_t)(1u << k);
+}
+
+static pd__lang pd__union(pd_ir *ir, pd__lang x, const pd__lang *y) {
+  for (int k = 0; k < 4; k++) pd__add(ir, &x, k, y->part[k], y->nullable >> k & 1);
+  return x;
+}
+
+/* One piece of a concatenation: x's part i then y's part j. A `$` in x
+ * (i & 1) leaves no room for characters of y, a `^` in y (j & 2) none for
+ * characters of x: then that side may only contribute its empty string. */
+static void pd__concat_piece(pd_ir *ir, pd__lang *out, const pd__lang *x, int i,
+                             const pd__lang *y, int j) {
+  bool x_eps = x->nullable >> i & 1, y_eps = y->nullable >> j & 1;
+  bool x_only_eps = (j & 2) != 0, y_only_eps = (i & 1) != 0;
+  if ((x_only_eps && !x_eps) || (y_only_eps && !y_eps)) return;
+  uint32_t node = pd__seq2(ir, x_only_eps ? pd_ir_empty(ir) : x->part[i],
+                           y_only_eps ? pd_ir_empty(ir) : y->part[j]);
+  bool nullable = (x_only_eps || x_eps) && (y_only_eps || y_eps);
+  pd__add(ir, out, i | j, node, nullable);
+}
+
+static pd__lang pd__concat(pd_ir *ir, pd__lang x, pd__lang y) {
+  if (!pd__anchored(&x) && !pd__anchored(&y)) {
+    if (x.part[0] == PD__VOID || y.part[0] == PD__VOID) return pd__void();
+    return pd__plain(pd__seq2(ir, x.part[0], y.part[0]), x.nullable & y.nullable & 1);
+  }
+  pd__share_all(ir, &x);
+  pd__share_all(ir, &y);
+  pd__lang out = pd__void();
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++)
+      if (x.part[i] != PD__VOID && y.part[j] != PD__VOID) pd__concat_piece(ir, &out, &x, i, &y, j);
+  return out;
+}
+
+/* The flags (a << 1 | b) the empty-string iterations of a star can gather,
+ * from iterations whose empty string carries flags allowed by mask. */
+static uint8_t pd__eps_closure(const pd__lang *l, int mask) {
+  uint8_t set = 1; /* bit f: flags f reachable; zero iterations give 0 */
+  for (int round = 0; round < 2; round++)
+    for (int k = 0; k < 4; k++)
+      if ((l->nullable >> k & 1) && (k & ~mask) == 0)
+        for (int f = 0; f < 4; f++)
+          if (set >> f & 1) set |= (uint8_t)(1u << (f | k));
+  return set;
+}
+
+/* l* exactly. Characters come from a run of iterations; in it only the first
+ * may hold a `^` and only the last a `$`, and the iterations between hold no
+ * anchor. Around the run, empty iterations may add `^` before and `$` after;
+ * with no run at all, any mix of empty iterations. */
+static pd__lang pd__star_anchored(pd_ir *ir, pd__lang l) {
+  pd__share_all(ir, &l);
+  uint32_t mid = l.part[0] == PD__VOID ? pd_ir_empty(ir)
+                                       : pd__share(ir, pd_ir_repeat(ir, l.part[0], 0, PD_IR_INF));
+  pd__lang core = l, pre_mid = pd__void(), mid_post;
+  pd__lang middle = pd__plain(mid, true);
+  for (int a = 0; a < 2; a++) pd__add(ir, &pre_mid, a << 1, l.part[a << 1], l.nullable >> (a << 1) & 1);
+  pre_mid = pd__concat(ir, pre_mid, middle);
+  mid_post = pd__void();
+  for (int b = 0; b < 2; b++) pd__add(ir, &mid_post, b, l.part[b], l.nullable >> b & 1);
+  pd__lang run = pd__concat(ir, pre_mid, mid_post);
+  core = pd__union(ir, core, &run);
+  pd__share_all(ir, &core);
+  uint8_t pre = pd__eps_closure(&l, 2), post = pd__eps_closure(&l, 1), all = pd__eps_closure(&l, 3);
+  pd__lang out = pd__void();
+  for (int c = 0; c < 4; c++) {
+    if (core.part[c] == PD__VOID) continue;
+    for (int p = 0; p < 4; p++)
+      if ((pre >> (p & 2) & 1) && (post >> (p & 1) & 1))
+        pd__add(ir, &out, c | p, core.part[c], core.nullable >> c & 1);
+  }
+  for (int f = 0; f < 4; f++)
+    if (all >> f & 1) pd__add(ir, &out, f, pd_ir_empty(ir), true);
+  return out;
+}
+
+static pd__lang pd__optional(pd_ir *ir, pd__lang l) {
+  pd__lang eps = pd__plain(pd_ir_empty(ir), true);
+  return pd__union(ir, l, &eps);
+}
+
+/* l{min,max} when l holds an anchor: unrolled (bounds are small in practice). */
+static pd__lang pd__repeat_anchored(pd__rx *rx, pd__lang l, uint32_t min, uint32_t max,
+                                    size_t at) {
+  pd_ir *ir = rx->ir;
+  uint32_t span = max == PD_IR_INF ? min : max;
+  if (span > PD__MAX_UNROLL) {
+    pd__unsupported(rx, at, "a repeat bound above 32 around an anchor");
+    return pd__void();
+  }
+  pd__share_all(ir, &l);
+  pd__lang acc = pd__plain(pd_ir_empty(ir), true);
+  for (uint32_t i = 0; i < min; i++) acc = pd__concat(ir, acc, l);
+  if (max == PD_IR_INF) return pd__concat(ir, acc, pd__star_anchored(ir, l));
+  pd__lang opt = pd__optional(ir, l);
+  pd__share_all(ir, &opt);
+  for (uint32_t i = min; i < max; i++) acc = pd__concat(ir, acc, opt);
+  return acc;
+}
+
+static pd__lang pd__repeat(pd__rx *rx, pd__lang l, uint32_t min, uint32_t max, size_t at) {
+  if (pd__anchored(&l)) return pd__repeat_anchored(rx, l, min, max, at);
+  if (l.part[0] == PD__VOID) return min == 0 ? pd__plain(pd_ir_empty(rx->ir), true) : pd__void();
+  bool nullable = min == 0 || (l.nullable & 1);
+  return pd__plain(pd_ir_repeat(rx->ir, l.part[0], min, max), nullable);
+}
+
+/* ------------------------------------------------------- characters */
+
+static bool pd__at_end(const pd__rx *rx) { return rx->pos >= rx->len; }
+static int pd__peek(const pd__rx *rx) { return pd__at_end(rx) ? -1 : (unsigned char)rx->s[rx->pos]; }
+static int pd__peek_at(const pd__rx *rx, size_t k) {
+  return rx->pos + k >= rx->len ? -1 : (unsigned char)rx->s[rx->pos + k];
+}
+
+/* Decodes one UTF-8 code point at rx->pos (strict: no overlongs, no
+ * surrogates); false on malformed input. */
+static bool pd__utf8(pd__rx *rx, uint32_t *cp) {
+  const unsigned char *p = (const unsigned char *)rx->s + rx->pos;
+  size_t left = rx->len - rx->pos;
+  unsigned char b = p[0];
+  size_t n = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3
+           : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+  if (n == 0 || n > left) return pd__err(rx, PD_ERR_SYNTAX, rx->pos, "invalid UTF-8");
+  uint32_t c = n == 1 ? b : b & (0x7Fu >> n);
+  for (size_t i = 1; i < n; i++) {
+    if ((p[i] & 0xC0) != 0x80) return pd__err(rx, PD_ERR_SYNTAX, rx->pos, "invalid UTF-8");
+    c = c << 6 | (p[i] & 0x3Fu);
+  }
+  static const uint32_t min_of[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < min_of[n] || c > PD_IR_MAX_CODEPOINT || (c >= 0xD800 && c <= 0xDFFF))
+    return pd__err(rx, PD_ERR_SYNTAX, rx->pos, "invalid UTF-8");
+  rx->pos += n;
+  *cp = c;
+  return true;
+}
+
+static size_t pd__utf8_encode(uint32_t c, unsigned char *out) {
+  if (c < 0x80) {
+    out[0] = (unsigned char)c;
+    return 1;
+  }
+  if (c < 0x800) {
+    out[0] = (unsigned char)(0xC0 | c >> 6);
+    out[1] = (unsigned char)(0x80 | (c & 0x3F));
+    return 2;
+  }
+  if (c < 0x10000) {
+    out[0] = (unsigned char)(0xE0 | c >> 12);
+    out[1] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
+    out[2] = (unsigned char)(0x80 | (c & 0x3F));
+    return 3;
+  }
+  out[0] = (unsigned char)(0xF0 | c >> 18);
+  out[1] = (unsigned char)(0x80 | (c >> 12 & 0x3F));
+  out[2] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
+  out[3] = (unsigned char)(0x80 | (c & 0x3F));
+  return 4;
+}
+
+static int pd__cmp_lo(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Appends [lo,hi] minus the surrogates to rx->norm, merging with the last pair. */
+static void pd__norm_add(pd__rx *rx, uint32_t lo, uint32_t hi) {
+  if (lo <= 0xDFFF && hi >= 0xD800) {
+    if (lo < 0xD800) pd__norm_add(rx, lo, 0xD7FF);
+    if (hi <= 0xDFFF) return;
+    lo = 0xE000;
+  }
+  uint32_t *d = rx->norm.data;
+  if (rx->norm.len && d[rx->norm.len - 1] + 1 == lo) {
+    d[rx->norm.len - 1] = hi;
+    return;
+  }
+  d[rx->norm.len++] = lo;
+  d[rx->norm.len++] = hi;
+}
+
+/* rx->pairs (any order, overlapping) -> rx->norm: sorted, disjoint, no
+ * surrogates, complemented when negated. */
+static bool pd__normalize(pd__rx *rx, bool negated) {
+  size_t n = rx->pairs.len / 2;
+  rx->norm.len = 0;
+  if (!pd_array_reserve(rx->ir->alloc, &rx->norm, 2 * n + 8)) return false;
+  uint32_t *p = rx->pairs.data;
+  if (n) qsort(p, n, 2 * sizeof *p, pd__cmp_lo);
+  uint32_t next = 0; /* first code point not yet covered or skipped */
+  bool done = false;
+  for (size_t i = 0; i < n && !done; i++) {
+    uint32_t lo = p[2 * i], hi = p[2 * i + 1];
+    if (hi < next) continue;
+    if (lo < next) lo = next;
+    if (negated && lo > next) pd__norm_add(rx, next, lo - 1);
+    if (!negated) pd__norm_add(rx, lo, hi);
+    done = hi >= PD_IR_MAX_CODEPOINT;
+    next = hi + 1;
+  }
+  if (negated && !done) pd__norm_add(rx, next, PD_IR_MAX_CODEPOINT);
+  return true;
+}
+
+/* One character of the normalized class in rx->norm. */
+static pd__lang pd__class_node(pd__rx *rx) {
+  size_t n = rx->norm.len / 2;
+  if (n == 0) return pd__void();
+  uint32_t node;
+  if (rx->target) node = rx->target->char_class(rx->ir, rx->norm.data, n, rx->target->ud);
+  else node = pd_ir_class(rx->ir, rx->norm.data, n, false);
+  return pd__plain(node, false);
+}
+
+static pd__lang pd__char_node(pd__rx *rx, uint32_t c) {
+  if (c >= 0xD800 && c <= 0xDFFF) return pd__void(); /* a lone surrogate is no UTF-8 text */
+  if (rx->target) {
+    uint32_t pair[2] = {c, c};
+    return pd__plain(rx->target->char_class(rx->ir, pair, 1, rx->target->ud), false);
+  }
+  unsigned char buf[4];
+  return pd__plain(pd_ir_bytes(rx->ir, buf, pd__utf8_encode(c, buf)), false);
+}
+
+static bool pd__push_pair(pd__rx *rx, uint32_t lo, uint32_t hi) {
+  if (!pd_array_push(rx->ir->alloc, &rx->pairs, lo) ||
+      !pd_array_push(rx->ir->alloc, &rx->pairs, hi))
+    return pd__err(rx, PD_ERR_NOMEM, rx->pos, "out of memory");
+  return true;
+}
+
+/* The sets of \d \w \s and `.` (ECMA-262 22.2.2.9 / WhiteSpace, LineTerminator). */
+static const uint32_t pd__digit[] = {'0', '9'};
+static const uint32_t pd__word[] = {'0', '9', 'A', 'Z', '_', '_', 'a', 'z'};
+static const uint32_t pd__space[] = {0x09, 0x0D, 0x20, 0x20, 0xA0, 0xA0, 0x1680, 0x1680,
+                                     0x2000, 0x200A, 0x2028, 0x2029, 0x202F, 0x202F,
+                                     0x205F, 0x205F, 0x3000, 0x3000, 0xFEFF, 0xFEFF};
+static const uint32_t pd__line_term[] = {0x0A, 0x0A, 0x0D, 0x0D, 0x2028, 0x2029};
+
+/* Adds the pairs of a set, or of its complement. */
+static bool pd__push_set(pd__rx *rx, const uint32_t *set, size_t n_pairs, bool negated) {
+  uint32_t next = 0;
+  for (size_t i = 0; i < n_pairs; i++) {
+    if (!negated && !pd__push_pair(rx, set[2 * i], set[2 * i + 1])) return false;
+    if (negated && set[2 * i] > next && !pd__push_pair(rx, next, set[2 * i] - 1)) return false;
+    next = set[2 * i + 1] + 1;
+  }
+  return !negated || pd__push_pair(rx, next, PD_IR_MAX_CODEPOINT);
+}
+
+/* \d \D \w \W \s \S: adds the class for letter e; false when e is none of them. */
+static bool pd__class_escape(pd__rx *rx, int e, bool *ok) {
+  int lower = e | 0x20;
+  bool negated = e != lower;
+  *ok = true;
+  if (lower == 'd') return pd__push_set(rx, pd__digit, 1, negated);
+  if (lower == 'w') return pd__push_set(rx, pd__word, 4, negated);
+  if (lower == 's') return pd__push_set(rx, pd__space, 10, negated);
+  *ok = false;
+  return true;
+}
+
+static int pd__hex(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') return (c | 0x20) - 'a' + 10;
+  return -1;
+}
+
+/* Reads exactly n hex digits at rx->pos; -1 when they are not there. */
+static long pd__hex_n(pd__rx *rx, size_t n) {
+  long v = 0;
+  for (size_t i = 0; i < n; i++) {
+    int h = pd__hex(pd__peek_at(rx, i));
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  rx->pos += n;
+  return v;
+}
+
+/* RegExpUnicodeEscapeSequence :: 'u' ( '{' hex+ '}' | hex4 ( '\u' hex4 )? )
+ * (rx->pos is after the 'u'; a lead and a trail surrogate form one code point) */
+static bool pd__unicode_escape(pd__rx *rx, size_t at, uint32_t *cp) {
+  if (pd__peek(rx) == '{') {
+    rx->pos++;
+    uint32_t v = 0;
+    size_t digits = 0;
+    for (int h; (h = pd__hex(pd__peek(rx))) >= 0; rx->pos++, digits++) {
+      v = v * 16 + (uint32_t)h;
+      if (v > PD_IR_MAX_CODEPOINT) return pd__err(rx, PD_ERR_SYNTAX, at, "\\u{...} above 10FFFF");
+    }
+    if (!digits || pd__peek(rx) != '}') return pd__err(rx, PD_ERR_SYNTAX, at, "malformed \\u{...}");
+    rx->pos++;
+    *cp = v;
+    return true;
+  }
+  long v = pd__hex_n(rx, 4);
+  if (v < 0) return pd__err(rx, PD_ERR_SYNTAX, at, "malformed \\u escape");
+  *cp = (uint32_t)v;
+  if (v >= 0xD800 && v <= 0xDBFF && pd__peek(rx) == '\\' && pd__peek_at(rx, 1) == 'u') {
+    size_t save = rx->pos;
+    rx->pos += 2;
+    long t = pd__hex_n(rx, 4);
+    if (t >= 0xDC00 && t <= 0xDFFF) *cp = 0x10000 + (((uint32_t)v - 0xD800) << 10) + (uint32_t)t - 0xDC00;
+    else rx->pos = save;
+  }
+  return true;
+}
+
+/* CharacterEscape (after the backslash, at rx->pos): control escapes, \cX,
+ * \0, \xHH, \u..., and identity escapes of punctuation. in_class allows \b
+ * (backspace) and \-. */
+static bool pd__char_escape(pd__rx *rx, bool in_class, uint32_t *cp) {
+  size_t at = rx->pos - 1;
+  if (pd__at_end(rx)) return pd__err(rx, PD_ERR_SYNTAX, at, "\\ at end of pattern");
+  int e = pd__peek(rx);
+  static const char controls[] = "fnrtv";
+  static const uint32_t control_cp[] = {0x0C, 0x0A, 0x0D, 0x09, 0x0B};
+  const char *ctl = e ? strchr(controls, e) : NULL;
+  if (ctl) {
+    rx->pos++;
+    *cp = control_cp[ctl - controls];
+    return true;
+  }
+  if (e == 'b' && in_class) {
+    rx->pos++;
+    *cp = 0x08;
+    return true;
+  }
+  if (e == 'c') {
+    int l = pd__peek_at(rx, 1);
+    if (!((l >= 'a' && l <= 'z') || (l >= 'A' && l <= 'Z')))
+      return pd__err(rx, PD_ERR_SYNTAX, at, "\\c must be followed by a letter");
+    rx->pos += 2;
+    *cp = (uint32_t)l % 32;
+    return true;
+  }
+  if (e == '0') {
+    int d = pd__peek_at(rx, 1);
+    if (d >= '0' && d <= '9') return pd__err(rx, PD_ERR_SYNTAX, at, "octal escape");
+    rx->pos++;
+    *cp = 0;
+    return true;
+  }
+  if (e == 'x') {
+    rx->pos++;
+    long v = pd__hex_n(rx, 2);
+    if (v < 0) return pd__err(rx, PD_ERR_SYNTAX, at, "malformed \\x escape");
+    *cp = (uint32_t)v;
+    return true;
+  }
+  if (e == 'u') {
+    rx->pos++;
+    return pd__unicode_escape(rx, at, cp);
+  }
+  if (e >= 0x80) return pd__utf8(rx, cp); /* Annex B: a non-ASCII character escapes to itself */
+  bool alnum = (e >= '0' && e <= '9') || ((e | 0x20) >= 'a' && (e | 0x20) <= 'z');
+  if (alnum || e < 0x20 || e == 0x7F) {
+    if (e >= '1' && e <= '9') return pd__err(rx, PD_ERR_SYNTAX, at, "backreference inside a class");
+    return pd__err(rx, PD_ERR_SYNTAX, at, "unknown escape");
+  }
+  rx->pos++;
+  *cp = (uint32_t)e;
+  return true;
+}
+
+/* ----------------------------------------------------------- the parser */
+
+static bool pd__disjunction(pd__rx *rx, pd__lang *out);
+
+/* ClassAtom :: '-' | ClassAtomNoDash | '\' ClassEscape
+ * Sets *single to the code point, or to UINT32_MAX after a class escape
+ * (\d ...), whose pairs are already added. */
+static bool pd__class_atom(pd__rx *rx, uint32_t *single) {
+  if (pd__peek(rx) != '\\') return pd__utf8(rx, single);
+  rx->pos++;
+  int e = pd__peek(rx);
+  bool is_set;
+  if (!pd__class_escape(rx, e, &is_set)) return false;
+  if (is_set) {
+    rx->pos++;
+    *single = UINT32_MAX;
+    return true;
+  }
+  if (e == 'p' || e == 'P') return pd__unsupported(rx, rx->pos - 1, "Unicode property escape");
+  if (e == 'B') return pd__err(rx, PD_ERR_SYNTAX, rx->pos - 1, "\\B inside a class");
+  return pd__char_escape(rx, true, single);
+}
+
+/* ClassRanges :: ( ClassAtom ( '-' ClassAtom )? )*   up to the closing ']' */
+static bool pd__class_ranges(pd__rx *rx, size_t open) {
+  while (pd__peek(rx) != ']') {
+    if (pd__at_end(rx)) return pd__err(rx, PD_ERR_SYNTAX, open, "unterminated class");
+    size_t at = rx->pos;
+    uint32_t lo, hi;
+    if (!pd__class_atom(rx, &lo)) return false;
+    bool range = pd__peek(rx) == '-' && pd__peek_at(rx, 1) != ']' && pd__peek_at(rx, 1) != -1;
+    if (!range) {
+      if (lo != UINT32_MAX && !pd__push_pair(rx, lo, lo)) return false;
+      continue;
+    }
+    rx->pos++;
+    if (!pd__class_atom(rx, &hi)) return false;
+    if (lo == UINT32_MAX || hi == UINT32_MAX)
+      return pd__err(rx, PD_ERR_SYNTAX, at, "class escape in a range");
+    if (lo > hi) return pd__err(rx, PD_ERR_SYNTAX, at, "range out of order");
+    if (!pd__push_pair(rx, lo, hi)) return false;
+  }
+  rx->pos++;
+  return true;
+}
+
+/* CharacterClass :: '[' '^'? ClassRanges ']' */
+static bool pd__class(pd__rx *rx, pd__lang *out) {
+  size_t open = rx->pos++;
+  bool negated = pd__peek(rx) == '^';
+  if (negated) rx->pos++;
+  rx->pairs.len = 0;
+  if (!pd__class_ranges(rx, open)) return false;
+  if (!pd__normalize(rx, negated)) return pd__err(rx, PD_ERR_NOMEM, open, "out of memory");
+  *out = pd__class_node(rx);
+  return true;
+}
+
+/* '.': any code point but the line terminators. */
+static bool pd__dot(pd__rx *rx, pd__lang *out) {
+  rx->pos++;
+  rx->pairs.len = 0;
+  if (!pd__push_set(rx, pd__line_term, 3, true)) return false;
+  if (!pd__normalize(rx, false)) return pd__err(rx, PD_ERR_NOMEM, rx->pos, "out of memory");
+  *out = pd__class_node(rx);
+  return true;
+}
+
+/* AtomEscape :: DecimalEscape | 'k' GroupName | CharacterClassEscape | CharacterEscape */
+static bool pd__atom_escape(pd__rx *rx, pd__lang *out) {
+  size_t at = rx->pos++;
+  int e = pd__peek(rx);
+  if ((e >= '1' && e <= '9') || (e == 'k' && pd__peek_at(rx, 1) == '<'))
+    return pd__unsupported(rx, at, "backreference");
+  if (e == 'b' || e == 'B') return pd__unsupported(rx, at, "word boundary assertion");
+  if (e == 'p' || e == 'P') return pd__unsupported(rx, at, "Unicode property escape");
+  bool is_set;
+  rx->pairs.len = 0;
+  if (!pd__class_escape(rx, e, &is_set)) return false;
+  if (is_set) {
+    rx->pos++;
+    if (!pd__normalize(rx, false)) return pd__err(rx, PD_ERR_NOMEM, at, "out of memory");
+    *out = pd__class_node(rx);
+    return true;
+  }
+  uint32_t cp;
+  if (!pd__char_escape(rx, false, &cp)) return false;
+  *out = pd__char_node(rx, cp);
+  return true;
+}
+
+static bool pd__is_id_char(int c, bool first) {
+  return c == '_' || c == '$' || c >= 0x80 || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+         (!first && c >= '0' && c <= '9');
+}
+
+/* GroupSpecifier :: '?' ( ':' | '<' GroupName '>' )   (rx->pos after '(';
+ * lookarounds are refused here) */
+static bool pd__group_specifier(pd__rx *rx, size_t open) {
+  if (pd__peek(rx) != '?') return true;
+  int k = pd__peek_at(rx, 1);
+  if (k == ':') {
+    rx->pos += 2;
+    return true;
+  }
+  if (k == '=' || k == '!') return pd__unsupported(rx, open, "lookahead");
+  if (k != '<') return pd__err(rx, PD_ERR_SYNTAX, open, "unknown group kind");
+  int l = pd__peek_at(rx, 2);
+  if (l == '=' || l == '!') return pd__unsupported(rx, open, "lookbehind");
+  rx->pos += 2;
+  size_t start = rx->pos;
+  while (pd__peek(rx) != '>' && pd__is_id_char(pd__peek(rx), rx->pos == start)) rx->pos++;
+  if (rx->pos == start || pd__peek(rx) != '>')
+    return pd__err(rx, PD_ERR_SYNTAX, open, "malformed group name");
+  rx->pos++;
+  return true;
+}
+
+/* Group :: '(' GroupSpecifier? Disjunction ')' */
+static bool pd__group(pd__rx *rx, pd__lang *out) {
+  size_t open = rx->pos++;
+  if (!pd__group_specifier(rx, open)) return false;
+  if (++rx->depth > rx->max_depth) return pd__err(rx, PD_ERR_LIMIT, open, "groups nested too deeply");
+  if (!pd__disjunction(rx, out)) return false;
+  rx->depth--;
+  if (pd__peek(rx) != ')') return pd__err(rx, PD_ERR_SYNTAX, open, "unterminated group");
+  rx->pos++;
+  return true;
+}
+
+/* Reads a decimal number, saturating below PD_IR_INF; false when no digit. */
+static bool pd__number(pd__rx *rx, uint32_t *v) {
+  size_t start = rx->pos;
+  uint64_t x = 0;
+  for (int c; (c = pd__peek(rx)) >= '0' && c <= '9'; rx->pos++) {
+    x = x * 10 + (uint64_t)(c - '0');
+    if (x >= UINT32_MAX) x = UINT32_MAX - 1; /* finite, and above any max_repeat */
+  }
+  *v = (uint32_t)x;
+  return rx->pos > start;
+}
+
+/* BracedQuantifier :: '{' digits ( ',' digits? )? '}'
+ * false (rx->pos unchanged) when the text is not one: Annex B reads it as a literal. */
+static bool pd__braced(pd__rx *rx, uint32_t *min, uint32_t *max) {
+  size_t save = rx->pos++;
+  if (!pd__number(rx, min)) goto literal;
+  *max = *min;
+  if (pd__peek(rx) == ',') {
+    rx->pos++;
+    if (!pd__number(rx, max)) *max = PD_IR_INF;
+  }
+  if (pd__peek(rx) == '}') {
+    rx->pos++;
+    return true;
+  }
+literal:
+  rx->pos = save;
+  return false;
+}
+
+/* Quantifier :: ( '*' | '+' | '?' | BracedQuantifier ) '?'?
+ * *found = false when none follows. */
+static bool pd__quantifier(pd__rx *rx, bool *found, uint32_t *min, uint32_t *max) {
+  size_t at = rx->pos;
+  int c = pd__peek(rx);
+  *found = true;
+  if (c == '*' || c == '+' || c == '?') {
+    rx->pos++;
+    *min = c == '+';
+    *max = c == '?' ? 1 : PD_IR_INF;
+  } else if (!(c == '{' && pd__braced(rx, min, max))) {
+    *found = false;
+    return true;
+  }
+  if (pd__peek(rx) == '?') rx->pos++; /* lazy: same language */
+  if (*max != PD_IR_INF && *min > *max)
+    return pd__err(rx, PD_ERR_SYNTAX, at, "numbers out of order in {} quantifier");
+  uint32_t big = *max == PD_IR_INF ? *min : *max;
+  if (big > rx->max_repeat) return pd__err(rx, PD_ERR_LIMIT, at, "repeat bound above max_repeat");
+  return true;
+}
+
+/* Atom :: PatternCharacter | '.' | '\' AtomEscape | CharacterClass | Group
+ * (Annex B: a `{` that opens no quantifier, and lone `]` `}`, are literals) */
+static bool pd__atom(pd__rx *rx, pd__lang *out) {
+  int c = pd__peek(rx);
+  size_t at = rx->pos;
+  uint32_t lo, hi;
+  switch (c) {
+    case '.': return pd__dot(rx, out);
+    case '\\': return pd__atom_escape(rx, out);
+    case '[': return pd__class(rx, out);
+    case '(': return pd__group(rx, out);
+    case '*': case '+': case '?': return pd__err(rx, PD_ERR_SYNTAX, rx->pos, "nothing to repeat");
+    case '{':
+      if (pd__braced(rx, &lo, &hi)) return pd__err(rx, PD_ERR_SYNTAX, at, "nothing to repeat");
+      break;
+    default: break;
+  }
+  uint32_t cp;
+  if (!pd__utf8(rx, &cp)) return false;
+  *out = pd__char_node(rx, cp);
+  return true;
+}
+
+/* Term :: Assertion | Atom Quantifier? ; Assertion :: '^' | '$' */
+static bool pd__term(pd__rx *rx, pd__lang *out) {
+  int c = pd__peek(rx);
+  if (c == '^' || c == '$') {
+    rx->pos++;
+    *out = pd__void();
+    out->part[c == '^' ? 2 : 1] = pd_ir_empty(rx->ir);
+    out->nullable = c == '^' ? 4 : 2;
+    size_t at = rx->pos;
+    bool q;
+    uint32_t min, max;
+    if (!pd__quantifier(rx, &q, &min, &max)) return false;
+    return !q || pd__err(rx, PD_ERR_SYNTAX, at, "an anchor cannot be repeated");
+  }
+  size_t at = rx->pos;
+  if (!pd__atom(rx, out)) return false;
+  bool q;
+  uint32_t min, max;
+  if (!pd__quantifier(rx, &q, &min, &max)) return false;
+  if (q) *out = pd__repeat(rx, *out, min, max, at);
+  return rx->st == PD_OK;
+}
+
+/* Alternative :: Term*   (anchor-free terms gather in one flat sequence) */
+static bool pd__alternative(pd__rx *rx, pd__lang *out) {
+  PD_ARRAY(uint32_t) plain = {0};
+  bool plain_void = false, plain_nullable = true, ok = true;
+  pd__lang acc = pd__plain(pd_ir_empty(rx->ir), true);
+  while (ok && !pd__at_end(rx) && pd__peek(rx) != '|' && pd__peek(rx) != ')') {
+    pd__lang t;
+    ok = pd__term(rx, &t);
+    if (!ok) break;
+    if (pd__anchored(&t)) {
+      pd__lang run = plain_void ? pd__void() : pd__plain(pd_ir_seq(rx->ir, plain.data, plain.len),
+                                                         plain_nullable);
+      acc = pd__concat(rx->ir, pd__concat(rx->ir, acc, run), t);
+      plain.len = 0;
+      plain_void = false;
+      plain_nullable = true;
+    } else if (t.part[0] == PD__VOID) {
+      plain_void = true;
+    } else if (!pd_array_push(rx->ir->alloc, &plain, t.part[0])) {
+      ok = pd__err(rx, PD_ERR_NOMEM, rx->pos, "out of memory");
+    } else {
+      plain_nullable = plain_nullable && (t.nullable & 1);
+    }
+  }
+  if (ok) {
+    pd__lang run = plain_void ? pd__void() : pd__plain(pd_ir_seq(rx->ir, plain.data, plain.len),
+                                                       plain_nullable);
+    *out = pd__concat(rx->ir, acc, run);
+  }
+  pd_array_free(rx->ir->alloc, &plain);
+  return ok;
+}
+
+/* Disjunction :: Alternative ( '|' Alternative )* */
+static bool pd__disjunction(pd__rx *rx, pd__lang *out) {
+  PD_ARRAY(uint32_t) alts[4] = {{0}, {0}, {0}, {0}};
+  uint8_t nullable = 0;
+  bool ok = true;
+  for (;;) {
+    pd__lang a;
+    if (!(ok = pd__alternative(rx, &a))) break;
+    nullable |= a.nullable;
+    for (int k = 0; k < 4 && ok; k++)
+      if (a.part[k] != PD__VOID && !pd_array_push(rx->ir->alloc, &alts[k], a.part[k]))
+        ok = pd__err(rx, PD_ERR_NOMEM, rx->pos, "out of memory");
+    if (!ok || pd__peek(rx) != '|') break;
+    rx->pos++;
+  }
+  if (ok) {
+    *out = pd__void();
+    for (int k = 0; k < 4; k++)
+      if (alts[k].len) out->part[k] = pd_ir_alt(rx->ir, alts[k].data, alts[k].len);
+    out->nullable = nullable;
+  }
+  for (int k = 0; k < 4; k++) pd_array_free(rx->ir->alloc, &alts[k]);
+  return ok;
+}
+
+/* ------------------------------------------------------------ assembly */
+
+static uint32_t pd__any_star(pd__rx *rx) {
+  uint32_t all[2] = {0, PD_IR_MAX_CODEPOINT};
+  rx->pairs.len = 0;
+  if (!pd__push_pair(rx, all[0], all[1]) || !pd__normalize(rx, false)) return PD_IR_NONE;
+  return pd_ir_repeat(rx->ir, pd__class_node(rx).part[0], 0, PD_IR_INF);
+}
+
+/* The pattern's language from its four parts (see the header comment). */
+static uint32_t pd__assemble(pd__rx *rx, const pd__lang *l, bool search) {
+  pd_ir *ir = rx->ir;
+  uint32_t alts[4];
+  size_t n = 0;
+  if (search && (l->nullable & 1)) return pd__any_star(rx);
+  for (int k = 0; k < 4; k++) {
+    if (l->part[k] == PD__VOID) continue;
+    uint32_t kids[3];
+    size_t m = 0;
+    if (search && !(k & 2)) kids[m++] = pd__any_star(rx);
+    kids[m++] = l->part[k];
+    if (search && !(k & 1)) kids[m++] = pd__any_star(rx);
+    alts[n++] = pd_ir_seq(ir, kids, m);
+  }
+  return n ? pd_ir_alt(ir, alts, n) : pd_ir_nothing(ir);
+}
+
+pd_status pd_regex_to_ir(pd_ir *ir, const char *pattern, size_t len,
+                         const pd_regex_target *target, bool search,
+                         const pd_grammar_options *opts, uint32_t *node, pd_error *err) {
+  if (!ir || !node || (!pattern && len)) return pd__fail(err, PD_ERR_ARG, "regex: NULL argument");
+  if (target && !target->char_class) return pd__fail(err, PD_ERR_ARG, "regex: target without char_class");
+  pd__rx rx = {.ir = ir, .s = pattern ? pattern : "", .len = len, .target = target, .err = err};
+  rx.max_repeat = opts && opts->max_repeat ? opts->max_repeat : 100000;
+  rx.max_depth = opts && opts->max_depth ? opts->max_depth : 256;
+  pd__lang l;
+  if (pd__disjunction(&rx, &l) && !pd__at_end(&rx))
+    pd__err(&rx, PD_ERR_SYNTAX, rx.pos, "unmatched )");
+  uint32_t result = rx.st == PD_OK ? pd__assemble(&rx, &l, search) : PD_IR_NONE;
+  pd_array_free(ir->alloc, &rx.pairs);
+  pd_array_free(ir->alloc, &rx.norm);
+  if (rx.st == PD_OK && (ir->oom || result == PD_IR_NONE)) rx.st = pd__nomem(err);
+  if (rx.st == PD_ERR_NOMEM) ir->oom = true;
+  if (rx.st == PD_OK) *node = result;
+  return rx.st;
+}
+
+/* ------------------------------------------------- the `regex` constraint */
+
 pd_status pd_grammar_compile_regex(const char *pattern, size_t len, pd_vocab *vocab,
                                    const pd_grammar_options *opts, pd_grammar **out,
                                    pd_error *err) {
-  (void)pattern; (void)len; (void)vocab; (void)opts; (void)out; (void)err;
-  return PD_ERR_UNSUPPORTED;
-}
-pd_status pd_grammar_compile_choice(const char *const *choices, const size_t *lens, size_t n,
-                                    pd_vocab *vocab, const pd_grammar_options *opts,
-                                    pd_grammar **out, pd_error *err) {
-  (void)choices; (void)lens; (void)n; (void)vocab; (void)opts; (void)out; (void)err;
-  return PD_ERR_UNSUPPORTED;
+  if (!out) return pd__fail(err, PD_ERR_ARG, "pd_grammar_compile_regex: out is NULL");
+  *out = NULL;
+  pd_ir ir;
+  pd_ir_init(&ir, opts && opts->allocator ? opts->allocator : vocab ? vocab->alloc : NULL);
+  uint32_t node = PD_IR_NONE;
+  pd_status st = pd_regex_to_ir(&ir, pattern, len, NULL, false, opts, &node, err);
+  if (st == PD_OK) {
+    uint32_t root = pd_ir_rule_named(&ir, "root", 4);
+    pd_ir_rule_define(&ir, root, node);
+    ir.root = root;
+    st = ir.oom ? pd__nomem(err) : pd_grammar_from_ir(&ir, vocab, opts, out, err);
+  }
+  pd_ir_free(&ir);
+  return st;
 }

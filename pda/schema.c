@@ -1,14 +1,803 @@
-/* schema.c - PLACEHOLDER until its owner writes it; must not survive to a release. */
-#include "pushdown.h"
+/* schema.c - JSON Schema -> grammar IR: the public entry points and the driver
+ * (conjunctions, allOf / anyOf / oneOf / if / not, enum / const, type dispatch).
+ * The model is described in schema_ctx.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "pda/grammar.h"
+#include "pda/schema.h"
+#include "pda/schema_ctx.h"
+
+/* In FIXED mode with an indent the whitespace depends on the nesting level, so
+ * each level needs its own rules; deeper values than this are refused (a
+ * documented false negative, never a false positive). */
+#define PD_SC_INDENT_DEPTH 32u
+
+/* ------------------------------------------------------------ keywords */
+
+typedef enum { PD__KW_ENFORCED, PD__KW_REFUSED, PD__KW_ANNOTATION } pd__kw_how;
+
+typedef struct pd__kw {
+  const char *name;
+  uint32_t types; /* the instance types the keyword constrains */
+  pd__kw_how how;
+} pd__kw;
+
+/* Every keyword the compiler knows. Unknown keywords are ignored, as the
+ * specification says; REFUSED ones fail (or are dropped under lenient) when
+ * they constrain a type the position allows. */
+static const pd__kw pd__keywords[] = {
+    {"type", PD_SC_ALL, PD__KW_ENFORCED},
+    {"enum", PD_SC_ALL, PD__KW_ENFORCED},
+    {"const", PD_SC_ALL, PD__KW_ENFORCED},
+    {"allOf", PD_SC_ALL, PD__KW_ENFORCED},
+    {"anyOf", PD_SC_ALL, PD__KW_ENFORCED},
+    {"oneOf", PD_SC_ALL, PD__KW_ENFORCED},
+    {"not", PD_SC_ALL, PD__KW_ENFORCED},
+    {"if", PD_SC_ALL, PD__KW_ENFORCED},
+    {"then", PD_SC_ALL, PD__KW_ENFORCED},
+    {"else", PD_SC_ALL, PD__KW_ENFORCED},
+    {"$ref", PD_SC_ALL, PD__KW_ENFORCED},
+    {"minLength", PD_SC_STR, PD__KW_ENFORCED},
+    {"maxLength", PD_SC_STR, PD__KW_ENFORCED},
+    {"pattern", PD_SC_STR, PD__KW_ENFORCED},
+    {"format", PD_SC_STR, PD__KW_ENFORCED},
+    {"minimum", PD_SC_NUM, PD__KW_ENFORCED},
+    {"maximum", PD_SC_NUM, PD__KW_ENFORCED},
+    {"exclusiveMinimum", PD_SC_NUM, PD__KW_ENFORCED},
+    {"exclusiveMaximum", PD_SC_NUM, PD__KW_ENFORCED},
+    {"multipleOf", PD_SC_NUM, PD__KW_ENFORCED},
+    {"items", PD_SC_ARR, PD__KW_ENFORCED},
+    {"prefixItems", PD_SC_ARR, PD__KW_ENFORCED},
+    {"additionalItems", PD_SC_ARR, PD__KW_ENFORCED},
+    {"minItems", PD_SC_ARR, PD__KW_ENFORCED},
+    {"maxItems", PD_SC_ARR, PD__KW_ENFORCED},
+    {"uniqueItems", PD_SC_ARR, PD__KW_ENFORCED},
+    {"contains", PD_SC_ARR, PD__KW_REFUSED},
+    {"minContains", PD_SC_ARR, PD__KW_REFUSED},
+    {"maxContains", PD_SC_ARR, PD__KW_REFUSED},
+    {"unevaluatedItems", PD_SC_ARR, PD__KW_REFUSED},
+    {"properties", PD_SC_OBJ, PD__KW_ENFORCED},
+    {"required", PD_SC_OBJ, PD__KW_ENFORCED},
+    {"additionalProperties", PD_SC_OBJ, PD__KW_ENFORCED},
+    {"minProperties", PD_SC_OBJ, PD__KW_ENFORCED},
+    {"maxProperties", PD_SC_OBJ, PD__KW_ENFORCED},
+    {"patternProperties", PD_SC_OBJ, PD__KW_ENFORCED},
+    {"propertyNames", PD_SC_OBJ, PD__KW_ENFORCED},
+    {"dependentRequired", PD_SC_OBJ, PD__KW_ENFORCED},
+    {"dependentSchemas", PD_SC_OBJ, PD__KW_REFUSED},
+    {"dependencies", PD_SC_OBJ, PD__KW_ENFORCED},
+    {"unevaluatedProperties", PD_SC_OBJ, PD__KW_REFUSED},
+    {"$dynamicRef", PD_SC_ALL, PD__KW_REFUSED},
+    {"$recursiveRef", PD_SC_ALL, PD__KW_REFUSED},
+};
+
+static const pd__kw *pd__kw_find(const char *name) {
+  for (size_t i = 0; i < sizeof pd__keywords / sizeof pd__keywords[0]; i++)
+    if (strcmp(pd__keywords[i].name, name) == 0) return &pd__keywords[i];
+  return NULL;
+}
+
+/* ------------------------------------------------------------ errors */
+
+static void pd__pointer(pd_sc *sc, uint32_t at, char *buf, size_t cap) {
+  if (at == PD_JSON_NONE) {
+    snprintf(buf, cap, "(generated)");
+    return;
+  }
+  pd_json_pointer(&sc->doc, at, buf, cap);
+  if (!buf[0]) snprintf(buf, cap, "/");
+}
+
+pd_status pd_sc_fail(pd_sc *sc, pd_status code, uint32_t at, const char *fmt, ...) {
+  char msg[160], ptr[96];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  pd__pointer(sc, at, ptr, sizeof ptr);
+  size_t pos = at == PD_JSON_NONE ? 0 : pd_json_at(&sc->doc, at)->pos;
+  return pd__fail_at(sc->err, code, sc->text, pos, "%s at %s", msg, ptr);
+}
+
+pd_status pd_sc_unsupported(pd_sc *sc, uint32_t at, const char *kw, const char *why) {
+  char ptr[96];
+  pd__pointer(sc, at, ptr, sizeof ptr);
+  if (!sc->opts.lenient)
+    return pd_sc_fail(sc, PD_ERR_UNSUPPORTED, at, "keyword '%s' cannot be enforced exactly (%s)",
+                      kw, why);
+  size_t need = strlen(kw) + strlen(ptr) + 6;
+  if (!pd_array_reserve(sc->ir.alloc, &sc->relaxed, need)) return pd__nomem(sc->err);
+  sc->relaxed.len += (size_t)snprintf(sc->relaxed.data + sc->relaxed.len, need, "%s at %s\n", kw,
+                                      ptr);
+  return PD_OK;
+}
+
+pd_status pd_sc_ir_status(pd_sc *sc) { return sc->ir.oom ? pd__nomem(sc->err) : PD_OK; }
+
+/* ------------------------------------------------------------ helpers */
+
+uint32_t pd_sc_kw(const pd_sc *sc, const pd_sc_conj *c, size_t i, const char *kw) {
+  return pd_json_get(&sc->doc, pd_sc_member(sc, c, i), kw);
+}
+
+bool pd_sc_uint(const pd_sc *sc, uint32_t node, uint32_t *out) {
+  if (node == PD_JSON_NONE || pd_json_at(&sc->doc, node)->kind != PD_JSON_NUMBER) return false;
+  char buf[64];
+  if (pd_json_at(&sc->doc, node)->n >= sizeof buf) return false;
+  pd_json_dec d;
+  pd_json_number(&sc->doc, node, buf, &d);
+  if (d.neg || !pd_json_dec_is_int(&d) || d.exp > 10) return false;
+  uint64_t v = 0;
+  for (int64_t k = 0; k < d.exp; k++) v = v * 10 + ((size_t)k < d.n ? (uint64_t)(d.digits[k] - '0') : 0);
+  if (v >= UINT32_MAX) return false;
+  *out = (uint32_t)v;
+  return true;
+}
+
+pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_max,
+                      uint32_t *out) {
+  *out = want_max ? PD_IR_INF : 0;
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t v = pd_sc_kw(sc, c, i, kw), x;
+    if (v == PD_JSON_NONE) continue;
+    if (!pd_sc_uint(sc, v, &x)) {
+      if (pd_json_at(&sc->doc, v)->kind != PD_JSON_NUMBER)
+        return pd_sc_fail(sc, PD_ERR_SEMANTIC, v, "'%s' must be a non-negative integer", kw);
+      if (!want_max) return pd_sc_unsupported(sc, v, kw, "bound too large");
+      continue; /* a huge maximum does not constrain */
+    }
+    if (want_max ? x < *out : x > *out) *out = x;
+  }
+  return PD_OK;
+}
+
+static uint32_t pd__type_bit(const pd_sc *sc, uint32_t name) {
+  static const char *const names[] = {"null", "boolean", "integer", "number", "string", "array",
+                                      "object"};
+  static const uint32_t bits[] = {PD_SC_NULL, PD_SC_BOOL, PD_SC_INT, PD_SC_NUM,
+                                  PD_SC_STR,  PD_SC_ARR,  PD_SC_OBJ};
+  for (int k = 0; k < 7; k++)
+    if (pd_json_str_eq(&sc->doc, name, names[k])) return bits[k];
+  return 0;
+}
+
+/* The types a "type" keyword value allows. */
+static pd_status pd__type_mask(pd_sc *sc, uint32_t t, uint32_t *mask) {
+  const pd_json_node *n = pd_json_at(&sc->doc, t);
+  if (n->kind == PD_JSON_STRING) {
+    *mask = pd__type_bit(sc, t);
+    if (!*mask) return pd_sc_fail(sc, PD_ERR_SEMANTIC, t, "unknown type");
+    return PD_OK;
+  }
+  if (n->kind != PD_JSON_ARRAY) return pd_sc_fail(sc, PD_ERR_SEMANTIC, t, "bad 'type'");
+  *mask = 0;
+  for (uint32_t i = 0; i < n->n; i++) {
+    uint32_t e = pd_json_elem(&sc->doc, t, i), b;
+    if (pd_json_at(&sc->doc, e)->kind != PD_JSON_STRING || !(b = pd__type_bit(sc, e)))
+      return pd_sc_fail(sc, PD_ERR_SEMANTIC, e, "unknown type");
+    *mask |= b;
+  }
+  return PD_OK;
+}
+
+/* The type of a JSON value as a mask bit. */
+static uint32_t pd__value_type(const pd_sc *sc, uint32_t v) {
+  const pd_json_node *n = pd_json_at(&sc->doc, v);
+  switch ((pd_json_kind)n->kind) {
+    case PD_JSON_NULL: return PD_SC_NULL;
+    case PD_JSON_FALSE:
+    case PD_JSON_TRUE: return PD_SC_BOOL;
+    case PD_JSON_STRING: return PD_SC_STR;
+    case PD_JSON_ARRAY: return PD_SC_ARR;
+    case PD_JSON_OBJECT: return PD_SC_OBJ;
+    case PD_JSON_NUMBER: break;
+  }
+  char stack[64];
+  if (n->n >= sizeof stack) return PD_SC_NUM; /* callers treat both bits alike for literals */
+  pd_json_dec d;
+  pd_json_number(&sc->doc, v, stack, &d);
+  return pd_json_dec_is_int(&d) ? PD_SC_INT : PD_SC_FRAC;
+}
+
+/* ------------------------------------------------------------ the pool */
+
+static pd_status pd__push(pd_sc *sc, uint32_t entry) {
+  return pd_array_push(sc->ir.alloc, &sc->pool, entry) ? PD_OK : pd__nomem(sc->err);
+}
+
+/* Adds entry to the conj at [off, pool.len), merging flags with a duplicate. */
+static pd_status pd__add(pd_sc *sc, size_t off, uint32_t entry) {
+  for (size_t i = off; i < sc->pool.len; i++)
+    if (PD_SC_NODE(sc->pool.data[i]) == PD_SC_NODE(entry)) {
+      sc->pool.data[i] |= PD_SC_FLAGS(entry);
+      return PD_OK;
+    }
+  return pd__push(sc, entry);
+}
+
+pd_status pd_sc_compile_nodes(pd_sc *sc, const uint32_t *list, size_t k, uint32_t depth,
+                              uint32_t *node) {
+  size_t off = sc->pool.len;
+  for (size_t i = 0; i < k; i++) {
+    if (list[i] == PD_JSON_NONE) continue;
+    pd_status st = pd__add(sc, off, PD_SC_ENTRY(list[i], 0));
+    if (st) return st;
+  }
+  return pd_sc_compile(sc, off, sc->pool.len - off, PD_SC_ALL, depth, node);
+}
+
+/* ------------------------------------------------------------ flattening */
+
+/* Adds every member of the allOf array at node a. */
+static pd_status pd__add_all_of(pd_sc *sc, size_t off, uint32_t a) {
+  if (pd_json_at(&sc->doc, a)->kind != PD_JSON_ARRAY || pd_json_len(&sc->doc, a) == 0)
+    return pd_sc_fail(sc, PD_ERR_SEMANTIC, a, "'allOf' must be a non-empty array");
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, a); i++) {
+    pd_status st = pd__add(sc, off, PD_SC_ENTRY(pd_json_elem(&sc->doc, a, i), 0));
+    if (st) return st;
+  }
+  return PD_OK;
+}
+
+/* Copies conj [off, off+n) to the pool top, following $ref and allOf, dropping
+ * `true`. *is_false is set when a member is `false`. */
+static pd_status pd__flatten(pd_sc *sc, size_t off, size_t n, size_t *out_off, bool *is_false) {
+  size_t base = sc->pool.len;
+  pd_status st;
+  *out_off = base;
+  *is_false = false;
+  for (size_t i = 0; i < n; i++)
+    if ((st = pd__add(sc, base, sc->pool.data[off + i]))) return st;
+  for (size_t i = base; i < sc->pool.len; i++) {
+    uint32_t s = PD_SC_NODE(sc->pool.data[i]), ref, all;
+    pd_json_kind k = (pd_json_kind)pd_json_at(&sc->doc, s)->kind;
+    if (k == PD_JSON_FALSE) *is_false = true;
+    if (k != PD_JSON_OBJECT) {
+      if (k != PD_JSON_TRUE && k != PD_JSON_FALSE)
+        return pd_sc_fail(sc, PD_ERR_SEMANTIC, s, "a schema must be an object or a boolean");
+      continue;
+    }
+    if ((ref = pd_json_get(&sc->doc, s, "$ref")) != PD_JSON_NONE) {
+      uint32_t target;
+      if ((st = pd_sc_ref_resolve(sc, s, ref, &target))) return st;
+      if (target != PD_JSON_NONE && (st = pd__add(sc, base, PD_SC_ENTRY(target, 0)))) return st;
+    }
+    if ((all = pd_json_get(&sc->doc, s, "allOf")) != PD_JSON_NONE &&
+        (st = pd__add_all_of(sc, base, all)))
+      return st;
+  }
+  /* keep only object members: booleans are decided above */
+  size_t w = base;
+  for (size_t i = base; i < sc->pool.len; i++)
+    if (pd_json_at(&sc->doc, PD_SC_NODE(sc->pool.data[i]))->kind == PD_JSON_OBJECT)
+      sc->pool.data[w++] = sc->pool.data[i];
+  sc->pool.len = w;
+  return PD_OK;
+}
+
+/* ------------------------------------------------------------ memo */
+
+static int pd__cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static uint64_t pd__conj_hash(const uint32_t *e, size_t n, uint32_t types, uint32_t depth) {
+  uint64_t h = 1469598103934665603ull ^ types ^ ((uint64_t)depth << 32);
+  for (size_t i = 0; i < n; i++) h = (h ^ e[i]) * 1099511628211ull;
+  return h;
+}
+
+static uint32_t pd__memo_find(pd_sc *sc, const uint32_t *e, size_t n, uint32_t types,
+                              uint32_t depth, uint64_t h) {
+  for (size_t i = 0; i < sc->memo.len; i++) {
+    const pd_sc_memo *m = &sc->memo.data[i];
+    if (m->hash == h && m->n == n && m->types == types && m->depth == depth &&
+        memcmp(sc->memo_keys.data + m->off, e, n * sizeof *e) == 0)
+      return m->rule;
+  }
+  return PD_IR_NONE;
+}
+
+static pd_status pd__memo_add(pd_sc *sc, size_t off, size_t n, uint32_t types, uint32_t depth,
+                              uint64_t h, uint32_t rule) {
+  if (!pd_array_reserve(sc->ir.alloc, &sc->memo_keys, n) ||
+      !pd_array_reserve(sc->ir.alloc, &sc->memo, 1))
+    return pd__nomem(sc->err);
+  pd_sc_memo m = {h, (uint32_t)sc->memo_keys.len, (uint32_t)n, types, depth, rule};
+  memcpy(sc->memo_keys.data + sc->memo_keys.len, sc->pool.data + off, n * sizeof(uint32_t));
+  sc->memo_keys.len += n;
+  sc->memo.data[sc->memo.len++] = m;
+  return PD_OK;
+}
+
+/* ------------------------------------------------------------ combinators */
+
+static pd_status pd__build(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node);
+
+/* Compiles conj c plus schema extra (with member i's flags raised by flag),
+ * restricted to types. */
+static pd_status pd__branch(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t flag,
+                            uint32_t extra, uint32_t types, uint32_t depth, uint32_t *node) {
+  size_t off = sc->pool.len;
+  pd_status st;
+  for (size_t k = 0; k < c->n; k++)
+    if ((st = pd__push(sc, sc->pool.data[c->off + k] | (k == i ? flag : 0)))) return st;
+  if (extra != PD_JSON_NONE && (st = pd__add(sc, off, PD_SC_ENTRY(extra, 0)))) return st;
+  return pd_sc_compile(sc, off, sc->pool.len - off, types, depth, node);
+}
+
+/* anyOf / oneOf at member i: the union of (conj AND branch). */
+static pd_status pd__union(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t flag,
+                           uint32_t depth, uint32_t *node) {
+  uint32_t acc = pd_ir_nothing(&sc->ir);
+  for (uint32_t b = 0; b < pd_json_len(&sc->doc, arr); b++) {
+    uint32_t one;
+    pd_status st = pd__branch(sc, c, i, flag, pd_json_elem(&sc->doc, arr, b), c->types, depth,
+                              &one);
+    if (st) return st;
+    acc = b == 0 ? one : pd_ir_alt2(&sc->ir, acc, one);
+  }
+  *node = acc;
+  return pd_sc_ir_status(sc);
+}
+
+/* The types a schema can possibly accept, from its type / const / enum and
+ * those of its allOf members and $ref target (a sound over-approximation). */
+static uint32_t pd__possible_types(pd_sc *sc, uint32_t s, int budget) {
+  const pd_json_node *n = pd_json_at(&sc->doc, s);
+  if (n->kind == PD_JSON_FALSE) return 0;
+  if (n->kind != PD_JSON_OBJECT || budget <= 0) return PD_SC_ALL;
+  uint32_t mask = PD_SC_ALL, t, v, target;
+  if ((t = pd_json_get(&sc->doc, s, "type")) != PD_JSON_NONE) {
+    uint32_t m = PD_SC_ALL;
+    pd_error *saved = sc->err;
+    sc->err = NULL;
+    if (!pd__type_mask(sc, t, &m)) mask &= m;
+    sc->err = saved;
+  }
+  if ((v = pd_json_get(&sc->doc, s, "const")) != PD_JSON_NONE) mask &= pd__value_type(sc, v);
+  if ((v = pd_json_get(&sc->doc, s, "enum")) != PD_JSON_NONE &&
+      pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) {
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, v); i++)
+      m |= pd__value_type(sc, pd_json_elem(&sc->doc, v, i));
+    mask &= m;
+  }
+  if ((v = pd_json_get(&sc->doc, s, "allOf")) != PD_JSON_NONE &&
+      pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY)
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, v); i++)
+      mask &= pd__possible_types(sc, pd_json_elem(&sc->doc, v, i), budget - 1);
+  if ((v = pd_json_get(&sc->doc, s, "$ref")) != PD_JSON_NONE) {
+    pd_error *saved = sc->err;
+    sc->err = NULL;
+    if (!pd_sc_ref_resolve(sc, s, v, &target) && target != PD_JSON_NONE)
+      mask &= pd__possible_types(sc, target, budget - 1);
+    sc->err = saved;
+  }
+  return mask;
+}
+
+/* Finite set of values a schema allows (const or enum), or PD_JSON_NONE. */
+static uint32_t pd__values(pd_sc *sc, uint32_t s, bool *single) {
+  uint32_t v;
+  if (pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) return PD_JSON_NONE;
+  if ((v = pd_json_get(&sc->doc, s, "const")) != PD_JSON_NONE) {
+    *single = true;
+    return v;
+  }
+  *single = false;
+  v = pd_json_get(&sc->doc, s, "enum");
+  return v != PD_JSON_NONE && pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY ? v : PD_JSON_NONE;
+}
+
+static bool pd__in_values(pd_sc *sc, uint32_t vals, bool single, uint32_t x) {
+  if (single) return pd_json_equal(&sc->doc, vals, x);
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, vals); i++)
+    if (pd_json_equal(&sc->doc, pd_json_elem(&sc->doc, vals, i), x)) return true;
+  return false;
+}
+
+/* Two const/enum value sets have no common value. */
+static bool pd__values_disjoint(pd_sc *sc, uint32_t a, bool sa, uint32_t b, bool sb) {
+  uint32_t n = sa ? 1 : pd_json_len(&sc->doc, a);
+  for (uint32_t i = 0; i < n; i++)
+    if (pd__in_values(sc, b, sb, sa ? a : pd_json_elem(&sc->doc, a, i))) return false;
+  return true;
+}
+
+static bool pd__requires(pd_sc *sc, uint32_t s, uint32_t key) {
+  uint32_t r = pd_json_get(&sc->doc, s, "required");
+  if (r == PD_JSON_NONE || pd_json_at(&sc->doc, r)->kind != PD_JSON_ARRAY) return false;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, r); i++)
+    if (pd_json_equal(&sc->doc, pd_json_elem(&sc->doc, r, i), key)) return true;
+  return false;
+}
+
+/* Objects of both schemas differ in a required property whose const/enum
+ * values are disjoint (the "discriminator" of tagged unions). */
+static bool pd__discriminated(pd_sc *sc, uint32_t a, uint32_t b) {
+  uint32_t pa = pd_json_get(&sc->doc, a, "properties"), pb = pd_json_get(&sc->doc, b, "properties");
+  if (pa == PD_JSON_NONE || pb == PD_JSON_NONE || pd_json_at(&sc->doc, pa)->kind != PD_JSON_OBJECT)
+    return false;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, pa); i++) {
+    uint32_t key = pd_json_mkey(&sc->doc, pa, i), va = pd_json_mval(&sc->doc, pa, i), vb, xa, xb;
+    if (!pd__requires(sc, a, key) || !pd__requires(sc, b, key)) continue;
+    if ((vb = pd_json_get(&sc->doc, pb, pd_json_str(&sc->doc, key))) == PD_JSON_NONE) continue;
+    if (pd_json_at(&sc->doc, key)->n != strlen(pd_json_str(&sc->doc, key))) continue;
+    bool sa, sb;
+    if ((xa = pd__values(sc, va, &sa)) == PD_JSON_NONE || (xb = pd__values(sc, vb, &sb)) == PD_JSON_NONE)
+      continue;
+    if (pd__values_disjoint(sc, xa, sa, xb, sb)) return true;
+  }
+  return false;
+}
+
+/* No instance of the allowed types satisfies both branch schemas a and b. */
+static bool pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types) {
+  uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
+  if (!common) return true;
+  bool sa, sb;
+  uint32_t xa = pd__values(sc, a, &sa), xb = pd__values(sc, b, &sb);
+  if (xa != PD_JSON_NONE && xb != PD_JSON_NONE && pd__values_disjoint(sc, xa, sa, xb, sb))
+    return true;
+  return common == PD_SC_OBJ && pd_json_at(&sc->doc, a)->kind == PD_JSON_OBJECT &&
+         pd_json_at(&sc->doc, b)->kind == PD_JSON_OBJECT && pd__discriminated(sc, a, b);
+}
+
+/* oneOf is anyOf when its branches are pairwise disjoint; proving that is
+ * required, never assumed. */
+static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr,
+                            uint32_t depth, uint32_t *node) {
+  uint32_t n = pd_json_len(&sc->doc, arr);
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = a + 1; b < n; b++)
+      if (!pd__disjoint(sc, pd_json_elem(&sc->doc, arr, a), pd_json_elem(&sc->doc, arr, b),
+                        c->types)) {
+        pd_status st = pd_sc_unsupported(sc, arr, "oneOf", "branches not provably disjoint");
+        if (st) return st;
+        return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node); /* lenient: as anyOf */
+      }
+  return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node);
+}
+
+/* Keys of a schema object other than annotations. */
+static bool pd__only_keys(pd_sc *sc, uint32_t s, const char *const *allowed) {
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, s); i++) {
+    const char *k = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, i));
+    const pd__kw *kw = pd__kw_find(k);
+    if (!kw || kw->how == PD__KW_ANNOTATION) continue;
+    bool ok = false;
+    for (const char *const *a = allowed; *a; a++) ok = ok || strcmp(*a, k) == 0;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* The set of instances schema s accepts when that is a set of types (a
+ * boolean, or an object whose only assertion is "type"); false otherwise. */
+static bool pd__type_only(pd_sc *sc, uint32_t s, uint32_t *mask) {
+  static const char *const type_kw[] = {"type", NULL};
+  const pd_json_node *n = pd_json_at(&sc->doc, s);
+  if (n->kind == PD_JSON_TRUE || n->kind == PD_JSON_FALSE) {
+    *mask = n->kind == PD_JSON_TRUE ? PD_SC_ALL : 0;
+    return true;
+  }
+  if (n->kind != PD_JSON_OBJECT || !pd__only_keys(sc, s, type_kw)) return false;
+  uint32_t t = pd_json_get(&sc->doc, s, "type");
+  *mask = PD_SC_ALL;
+  if (t == PD_JSON_NONE) return true;
+  pd_error *saved = sc->err;
+  sc->err = NULL;
+  bool ok = pd__type_mask(sc, t, mask) == PD_OK;
+  sc->err = saved;
+  return ok;
+}
+
+/* if / then / else at member i, exact when "if" is a set of types: then the
+ * two cases split the types. */
+static pd_status pd__if(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t s, uint32_t depth,
+                        uint32_t *node) {
+  uint32_t cond = pd_json_get(&sc->doc, s, "if"), then_s = pd_json_get(&sc->doc, s, "then"),
+           else_s = pd_json_get(&sc->doc, s, "else"), mask, a, b;
+  if (!pd__type_only(sc, cond, &mask)) {
+    pd_status st = pd_sc_unsupported(sc, cond, "if", "only a condition on types is exact");
+    if (st) return st;
+    return pd__branch(sc, c, i, PD_SC_IF_DONE, PD_JSON_NONE, c->types, depth, node);
+  }
+  pd_status st = pd__branch(sc, c, i, PD_SC_IF_DONE, then_s, c->types & mask, depth, &a);
+  if (!st) st = pd__branch(sc, c, i, PD_SC_IF_DONE, else_s, c->types & ~mask, depth, &b);
+  if (st) return st;
+  *node = pd_ir_alt2(&sc->ir, a, b);
+  return pd_sc_ir_status(sc);
+}
+
+/* Distributes the first pending disjunction; *done false when none is left. */
+static pd_status pd__disjunction(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node,
+                                 bool *done) {
+  *done = true;
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t e = sc->pool.data[c->off + i], s = PD_SC_NODE(e), arr;
+    if (!(e & PD_SC_ANYOF_DONE) && (arr = pd_json_get(&sc->doc, s, "anyOf")) != PD_JSON_NONE) {
+      if (pd_json_at(&sc->doc, arr)->kind != PD_JSON_ARRAY || !pd_json_len(&sc->doc, arr))
+        return pd_sc_fail(sc, PD_ERR_SEMANTIC, arr, "'anyOf' must be a non-empty array");
+      return pd__union(sc, c, i, arr, PD_SC_ANYOF_DONE, depth, node);
+    }
+    if (!(e & PD_SC_ONEOF_DONE) && (arr = pd_json_get(&sc->doc, s, "oneOf")) != PD_JSON_NONE) {
+      if (pd_json_at(&sc->doc, arr)->kind != PD_JSON_ARRAY || !pd_json_len(&sc->doc, arr))
+        return pd_sc_fail(sc, PD_ERR_SEMANTIC, arr, "'oneOf' must be a non-empty array");
+      return pd__one_of(sc, c, i, arr, depth, node);
+    }
+    if (!(e & PD_SC_IF_DONE) && pd_json_get(&sc->doc, s, "if") != PD_JSON_NONE)
+      return pd__if(sc, c, i, s, depth, node);
+  }
+  *done = false;
+  return PD_OK;
+}
+
+/* ------------------------------------------------------------ types */
+
+/* Narrows c->types by every member's "type" and type-only "not". */
+static pd_status pd__narrow_types(pd_sc *sc, pd_sc_conj *c) {
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t t = pd_sc_kw(sc, c, i, "type"), n = pd_sc_kw(sc, c, i, "not"), mask;
+    pd_status st;
+    if (t != PD_JSON_NONE) {
+      if ((st = pd__type_mask(sc, t, &mask))) return st;
+      c->types &= mask;
+    }
+    if (n == PD_JSON_NONE) continue;
+    if (pd__type_only(sc, n, &mask)) c->types &= ~mask;
+    else if ((st = pd_sc_unsupported(sc, n, "not", "only a negated set of types is exact")))
+      return st;
+  }
+  return PD_OK;
+}
+
+/* Refused keywords constraining an allowed type. */
+static pd_status pd__check_refused(pd_sc *sc, const pd_sc_conj *c) {
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t s = pd_sc_member(sc, c, i);
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, s); k++) {
+      const pd__kw *kw = pd__kw_find(pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k)));
+      if (!kw || kw->how != PD__KW_REFUSED || !(kw->types & c->types)) continue;
+      pd_status st = pd_sc_unsupported(sc, pd_json_mval(&sc->doc, s, k), kw->name,
+                                       "not implemented");
+      if (st) return st;
+    }
+  }
+  return PD_OK;
+}
+
+/* Whether any member has a keyword (other than type / enum / const /
+ * combinators) constraining the types in mask. */
+static uint32_t pd__sibling_assertion(pd_sc *sc, const pd_sc_conj *c, uint32_t mask) {
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t s = pd_sc_member(sc, c, i);
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, s); k++) {
+      const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k));
+      const pd__kw *kw = pd__kw_find(name);
+      if (kw && kw->how != PD__KW_ANNOTATION && kw->types != PD_SC_ALL && (kw->types & mask))
+        return pd_json_mval(&sc->doc, s, k);
+    }
+  }
+  return PD_JSON_NONE;
+}
+
+/* const / enum: the listed values every member allows, of allowed types. */
+static pd_status pd__enum(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node) {
+  size_t first = c->n;
+  uint32_t vals = PD_JSON_NONE;
+  bool single = false;
+  for (size_t i = 0; i < c->n && first == c->n; i++)
+    if ((vals = pd__values(sc, pd_sc_member(sc, c, i), &single)) != PD_JSON_NONE) first = i;
+  uint32_t count = single ? 1 : pd_json_len(&sc->doc, vals), acc = pd_ir_nothing(&sc->ir);
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t v = single ? vals : pd_json_elem(&sc->doc, vals, k), t = pd__value_type(sc, v);
+    if (!(t & c->types)) continue;
+    bool ok = true;
+    for (size_t i = 0; i < c->n && ok; i++) {
+      bool s2;
+      uint32_t other = pd__values(sc, pd_sc_member(sc, c, i), &s2);
+      if (other != PD_JSON_NONE && i != first) ok = pd__in_values(sc, other, s2, v);
+    }
+    if (!ok) continue;
+    uint32_t sib = pd__sibling_assertion(sc, c, t);
+    if (sib != PD_JSON_NONE) {
+      pd_status st = pd_sc_unsupported(sc, sib, "enum", "const/enum with sibling assertions");
+      if (st) return st;
+    }
+    acc = pd_ir_alt2(&sc->ir, acc, pd_sc_literal(sc, v, depth));
+  }
+  *node = acc;
+  return pd_sc_ir_status(sc);
+}
+
+static bool pd__has_values(pd_sc *sc, const pd_sc_conj *c) {
+  bool single;
+  for (size_t i = 0; i < c->n; i++)
+    if (pd__values(sc, pd_sc_member(sc, c, i), &single) != PD_JSON_NONE) return true;
+  return false;
+}
+
+/* The union over allowed types of each type's builder. */
+static pd_status pd__by_type(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node) {
+  uint32_t alts[6], n = 0, t = c->types;
+  pd_status st = PD_OK;
+  if (t & PD_SC_NULL) alts[n++] = pd_ir_bytes(&sc->ir, "null", 4);
+  if (t & PD_SC_BOOL)
+    alts[n++] = pd_ir_alt2(&sc->ir, pd_ir_bytes(&sc->ir, "true", 4),
+                           pd_ir_bytes(&sc->ir, "false", 5));
+  if ((t & PD_SC_NUM) && !(st = pd_sc_number(sc, c, &alts[n]))) n++;
+  if (!st && (t & PD_SC_STR) && !(st = pd_sc_string(sc, c, &alts[n]))) n++;
+  if (!st && (t & PD_SC_ARR) && !(st = pd_sc_array(sc, c, depth, &alts[n]))) n++;
+  if (!st && (t & PD_SC_OBJ) && !(st = pd_sc_object(sc, c, depth, &alts[n]))) n++;
+  if (st) return st;
+  *node = pd_ir_alt(&sc->ir, alts, n);
+  return pd_sc_ir_status(sc);
+}
+
+/* The body of a flattened conj. */
+static pd_status pd__build(pd_sc *sc, const pd_sc_conj *c0, uint32_t depth, uint32_t *node) {
+  pd_sc_conj c = *c0;
+  bool pending;
+  pd_status st = pd__disjunction(sc, &c, depth, node, &pending);
+  if (st || pending) return st;
+  if ((st = pd__narrow_types(sc, &c))) return st;
+  for (size_t i = 0; i < c.n; i++) {
+    uint32_t e = pd_sc_kw(sc, &c, i, "enum");
+    if (e != PD_JSON_NONE && pd_json_at(&sc->doc, e)->kind != PD_JSON_ARRAY)
+      return pd_sc_fail(sc, PD_ERR_SEMANTIC, e, "'enum' must be an array");
+  }
+  if (pd__has_values(sc, &c)) return pd__enum(sc, &c, depth, node);
+  if ((st = pd__check_refused(sc, &c))) return st;
+  return pd__by_type(sc, &c, depth, node);
+}
+
+pd_status pd_sc_compile(pd_sc *sc, size_t off, size_t n, uint32_t types, uint32_t depth,
+                        uint32_t *node) {
+  size_t foff;
+  bool is_false;
+  pd_status st;
+  if (pd_sc_indented(sc) && depth > PD_SC_INDENT_DEPTH) {
+    sc->pool.len = off;
+    *node = pd_ir_nothing(&sc->ir);
+    return pd_sc_ir_status(sc);
+  }
+  if (++sc->depth > sc->opts.max_depth) {
+    sc->depth--;
+    return pd__fail(sc->err, PD_ERR_LIMIT, "schema nested deeper than %u", sc->opts.max_depth);
+  }
+  if ((st = pd__flatten(sc, off, n, &foff, &is_false))) goto out;
+  size_t fn = sc->pool.len - foff;
+  if (is_false || types == 0) {
+    *node = pd_ir_nothing(&sc->ir);
+    st = pd_sc_ir_status(sc);
+    goto out;
+  }
+  qsort(sc->pool.data + foff, fn, sizeof(uint32_t), pd__cmp_u32);
+  uint32_t key_depth = pd_sc_indented(sc) ? depth : 0;
+  uint64_t h = pd__conj_hash(sc->pool.data + foff, fn, types, key_depth);
+  uint32_t rule = pd__memo_find(sc, sc->pool.data + foff, fn, types, key_depth, h);
+  if (rule != PD_IR_NONE) {
+    *node = pd_ir_ref(&sc->ir, rule);
+    st = pd_sc_ir_status(sc);
+    goto out;
+  }
+  if (sc->ir.rules.len >= sc->opts.max_rules) {
+    st = pd__fail(sc->err, PD_ERR_LIMIT, "schema needs more than %u rules", sc->opts.max_rules);
+    goto out;
+  }
+  rule = pd_ir_rule_fresh(&sc->ir, "s");
+  if ((st = pd_sc_ir_status(sc)) || (st = pd__memo_add(sc, foff, fn, types, key_depth, h, rule)))
+    goto out;
+  pd_sc_conj c = {foff, fn, types};
+  uint32_t body;
+  if ((st = pd__build(sc, &c, depth, &body))) goto out;
+  pd_ir_rule_define(&sc->ir, rule, body);
+  *node = pd_ir_ref(&sc->ir, rule);
+  st = pd_sc_ir_status(sc);
+out:
+  sc->depth--;
+  sc->pool.len = off;
+  return st;
+}
+
+/* ------------------------------------------------------------ entry points */
+
+static void pd__resolve(const pd_grammar_options *in, pd_grammar_options *o) {
+  static const pd_grammar_options zero;
+  *o = in ? *in : zero;
+  if (!o->max_rules) o->max_rules = PD_DEFAULT_MAX_RULES;
+  if (!o->max_states) o->max_states = PD_DEFAULT_MAX_STATES;
+  if (!o->max_items_per_row) o->max_items_per_row = PD_DEFAULT_MAX_ITEMS_PER_ROW;
+  if (!o->max_depth) o->max_depth = PD_DEFAULT_MAX_DEPTH;
+  if (!o->max_repeat) o->max_repeat = PD_DEFAULT_MAX_REPEAT;
+}
+
+static void pd__sc_free(pd_sc *sc) {
+  const pd_allocator *a = sc->ir.alloc;
+  pd_array_free(a, &sc->pool);
+  pd_array_free(a, &sc->memo);
+  pd_array_free(a, &sc->memo_keys);
+  pd_array_free(a, &sc->relaxed);
+  pd_json_free(&sc->doc);
+}
+
+/* root = [ws] value [ws] (whitespace around the root only in FLEXIBLE mode) */
+static pd_status pd__root(pd_sc *sc, bool has_doc, bool object_only) {
+  uint32_t value, root = pd_ir_rule_named(&sc->ir, "root", 4);
+  pd_status st;
+  if (has_doc) {
+    uint32_t one = sc->doc.root;
+    st = pd_sc_compile_nodes(sc, &one, 1, 0, &value);
+  } else {
+    st = pd_sc_compile(sc, sc->pool.len, 0, object_only ? PD_SC_OBJ : PD_SC_ALL, 0, &value);
+  }
+  if (st) return st;
+  uint32_t ws = pd_sc_ws(sc), k[3] = {ws, value, ws};
+  pd_ir_rule_define(&sc->ir, root, pd_ir_seq(&sc->ir, k, 3));
+  sc->ir.root = root;
+  return pd_sc_ir_status(sc);
+}
+
+pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
+                          const pd_grammar_options *opts, pd_ir *ir, char **relaxed,
+                          pd_error *err) {
+  pd_sc sc;
+  memset(&sc, 0, sizeof sc);
+  pd__resolve(opts, &sc.opts);
+  sc.ir = *ir;
+  sc.err = err;
+  sc.text = json;
+  sc.ws_rule = sc.value_rule = sc.string_rule = sc.number_rule = sc.jchar_rule = PD_IR_NONE;
+  sc.doc.alloc = ir->alloc;
+  sc.doc.root = PD_JSON_NONE;
+  *relaxed = NULL;
+  pd_status st = PD_OK;
+  if (json) st = pd_json_parse(&sc.doc, ir->alloc, json, len, sc.opts.max_depth, err);
+  if (!st) st = pd__root(&sc, json != NULL, object_only);
+  if (!st && !pd_array_push(ir->alloc, &sc.relaxed, '\0')) st = pd__nomem(err);
+  if (!st) {
+    *relaxed = sc.relaxed.data;
+    sc.relaxed.data = NULL;
+  }
+  *ir = sc.ir;
+  pd__sc_free(&sc);
+  return st;
+}
+
+static pd_status pd__compile(const char *json, size_t len, bool object_only, pd_vocab *vocab,
+                             const pd_grammar_options *opts, pd_grammar **out, pd_error *err) {
+  if (!out) return pd__fail(err, PD_ERR_ARG, "out is NULL");
+  *out = NULL;
+  pd_ir ir;
+  pd_ir_init(&ir, opts ? opts->allocator : NULL);
+  char *relaxed = NULL;
+  pd_status st = pd_schema_to_ir(json, len, object_only, opts, &ir, &relaxed, err);
+  if (!st) st = pd_grammar_from_ir(&ir, vocab, opts, out, err);
+  if (!st && relaxed && relaxed[0] && (st = pd_grammar_set_relaxed(*out, relaxed))) {
+    pd_grammar_free(*out);
+    *out = NULL;
+  }
+  pd__free(ir.alloc, relaxed);
+  pd_ir_free(&ir);
+  return st;
+}
+
 pd_status pd_grammar_compile_json_schema(const char *json, size_t len, pd_vocab *vocab,
                                          const pd_grammar_options *opts, pd_grammar **out,
                                          pd_error *err) {
-  (void)json; (void)len; (void)vocab; (void)opts; (void)out; (void)err;
-  return PD_ERR_UNSUPPORTED;
+  if (!json) return pd__fail(err, PD_ERR_ARG, "schema text is NULL");
+  return pd__compile(json, len, false, vocab, opts, out, err);
 }
+
 pd_status pd_grammar_compile_json(bool object_only, pd_vocab *vocab,
                                   const pd_grammar_options *opts, pd_grammar **out,
                                   pd_error *err) {
-  (void)object_only; (void)vocab; (void)opts; (void)out; (void)err;
-  return PD_ERR_UNSUPPORTED;
+  return pd__compile(NULL, 0, object_only, vocab, opts, out, err);
 }

@@ -1,0 +1,384 @@
+/* bench_spec.c - timings of the speculative layer (spec/).
+ *
+ *   bench_spec [--tokenizer T] [--grammar F]      fill, rollback, batch, verifier
+ *   bench_spec --forced [--tokenizer T] [--limit N] [--subset S]
+ *                                                 jump-forward share on MaskBench
+ *
+ * Defaults: the Llama-3 tokenizer and llama.cpp's json.gbnf from the shared
+ * data folder ($PD_SHARED_DATA or ../shared/data beside the checkout). The
+ * token histories are a seeded random walk through the grammar's masks, so
+ * every draft is valid and every number is reproducible. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pushdown.h"
+
+#define PDB_WALK 4200
+#define PDB_REPEAT 5
+
+static double pdb__now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static char *pdb__read(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (buf) buf[n] = '\0', *len = (size_t)n;
+  return buf;
+}
+
+static const char *pdb__data(const char *rel) {
+  static char buf[4096];
+  const char *root = getenv("PD_SHARED_DATA");
+  snprintf(buf, sizeof buf, "%s/%s", root && *root ? root : PD_SHARED_DATA_DEFAULT, rel);
+  return buf;
+}
+
+static int pdb__fail(const char *what, const pd_error *e) {
+  fprintf(stderr, "bench_spec: %s: %s\n", what, e->message);
+  return 1;
+}
+
+static int pdb__cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double pdb__median(double *v, size_t n) {
+  qsort(v, n, sizeof *v, pdb__cmp_double);
+  return v[n / 2];
+}
+
+static uint64_t pdb__rand(uint64_t *s) {
+  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+  return *s >> 33;
+}
+
+typedef struct pdb_ctx {
+  pd_vocab *v;
+  pd_grammar *g;
+  size_t n_words;
+  uint32_t *walk; /* PDB_WALK valid tokens */
+  uint32_t *row;  /* scratch rows */
+} pdb_ctx;
+
+/* A seeded random walk: at each step a random allowed token that is not a
+ * stop token; restarts the grammar when nothing else is allowed. */
+static int pdb__make_walk(pdb_ctx *c) {
+  pd_matcher *m;
+  pd_error e;
+  if (pd_matcher_new(c->g, &m, &e) != PD_OK) return pdb__fail("matcher", &e);
+  uint64_t seed = 42;
+  uint32_t *allowed = malloc(pd_vocab_width(c->v) * sizeof *allowed);
+  for (size_t i = 0; i < PDB_WALK; i++) {
+    if (pd_matcher_fill_bitmask(m, c->row, c->n_words, NULL, &e) != PD_OK) return pdb__fail("fill", &e);
+    size_t n = 0;
+    for (uint32_t t = 0; t < pd_vocab_size(c->v); t++) {
+      const uint8_t *b;
+      size_t len;
+      uint32_t flags;
+      pd_vocab_token(c->v, t, &b, &len, &flags);
+      if ((c->row[t / 32] >> (t % 32) & 1) && !(flags & PD_TOKEN_EOS)) allowed[n++] = t;
+    }
+    if (!n) {
+      fprintf(stderr, "bench_spec: the walk got stuck after %zu tokens\n", i);
+      return 1;
+    }
+    c->walk[i] = allowed[pdb__rand(&seed) % n];
+    if (pd_matcher_accept_token(m, c->walk[i], &e) != PD_OK) return pdb__fail("accept", &e);
+  }
+  free(allowed);
+  pd_matcher_free(m);
+  return 0;
+}
+
+static pd_matcher *pdb__matcher_at(const pdb_ctx *c, size_t pos) {
+  pd_matcher *m = NULL;
+  if (pd_matcher_new(c->g, &m, NULL) != PD_OK) return NULL;
+  for (size_t i = 0; i < pos; i++) pd_matcher_accept_token(m, c->walk[i], NULL);
+  return m;
+}
+
+/* One pd_spec_fill of k drafts at pos, and the (1+k) single fills it stands
+ * for at the same states; adds both times. */
+static void pdb__fill_once(const pdb_ctx *c, pd_matcher *m, size_t pos, size_t k, double *spec,
+                           double *single) {
+  size_t offs[2], valid, unc[9];
+  pd_spec_result res = {c->row, c->n_words, offs, &valid, unc, 0};
+  pd_spec_request req = {m, c->walk + pos, k, NULL};
+  double t0 = pdb__now();
+  pd_spec_fill(&req, 1, 1, &res, NULL);
+  *spec += pdb__now() - t0;
+  for (size_t j = 0; j <= k; j++) {
+    if (j) pd_matcher_accept_token(m, c->walk[pos + j - 1], NULL);
+    t0 = pdb__now();
+    pd_matcher_fill_bitmask(m, c->row, c->n_words, NULL, NULL);
+    *single += pdb__now() - t0;
+  }
+  pd_matcher_rollback(m, k, NULL);
+}
+
+static void pdb__bench_fill(const pdb_ctx *c) {
+  static const size_t ks[] = {0, 1, 2, 4, 8};
+  enum { N_POS = 50, STEP = 60, FIRST = 200 };
+  printf("pd_spec_fill, one request with k drafts, vs (1+k) single fills at the same states\n"
+         "(mean over %d positions of the walk, median of %d runs)\n", N_POS, PDB_REPEAT);
+  printf("  %2s %14s %18s %7s\n", "k", "spec fill us", "(1+k) fills us", "ratio");
+  for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+    double spec[PDB_REPEAT], single[PDB_REPEAT], ratio[PDB_REPEAT];
+    for (int r = 0; r < PDB_REPEAT; r++) {
+      pd_matcher *m = pdb__matcher_at(c, FIRST);
+      spec[r] = single[r] = 0;
+      for (size_t p = 0; p < N_POS; p++) {
+        pdb__fill_once(c, m, FIRST + p * STEP, ks[ki], &spec[r], &single[r]);
+        for (size_t j = 0; j < STEP; j++) pd_matcher_accept_token(m, c->walk[FIRST + p * STEP + j], NULL);
+      }
+      ratio[r] = spec[r] / single[r];
+      pd_matcher_free(m);
+    }
+    double s = pdb__median(spec, PDB_REPEAT) / N_POS / 1e3;
+    double f = pdb__median(single, PDB_REPEAT) / N_POS / 1e3;
+    printf("  %2zu %14.2f %18.2f %7.3f\n", ks[ki], s, f, pdb__median(ratio, PDB_REPEAT));
+  }
+}
+
+/* accept 4 + rollback 4 at several history lengths: rollback pops rows, so
+ * the cost must not grow with the history. */
+static void pdb__bench_rollback(const pdb_ctx *c) {
+  static const size_t lens[] = {16, 256, 4096};
+  enum { ITER = 2000 };
+  printf("\naccept 4 tokens + rollback 4, by history length (median of %d runs of %d)\n",
+         PDB_REPEAT, ITER);
+  for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+    pd_matcher *m = pdb__matcher_at(c, lens[li]);
+    double acc[PDB_REPEAT], rb[PDB_REPEAT];
+    for (int r = 0; r < PDB_REPEAT; r++) {
+      acc[r] = rb[r] = 0;
+      for (int i = 0; i < ITER; i++) {
+        double t0 = pdb__now();
+        for (size_t j = 0; j < 4; j++) pd_matcher_accept_token(m, c->walk[lens[li] + j], NULL);
+        double t1 = pdb__now();
+        pd_matcher_rollback(m, 4, NULL);
+        rb[r] += pdb__now() - t1;
+        acc[r] += t1 - t0;
+      }
+    }
+    printf("  history %5zu tokens: accept x4 %.3f us, rollback 4 %.3f us\n", lens[li],
+           pdb__median(acc, PDB_REPEAT) / ITER / 1e3, pdb__median(rb, PDB_REPEAT) / ITER / 1e3);
+    pd_matcher_free(m);
+  }
+}
+
+typedef struct pdb_batch {
+  pd_matcher *m[32];
+  pd_spec_request reqs[32];
+  uint32_t *bitmask;
+  size_t offs[33], valid[32], unc[32 * 5];
+} pdb_batch;
+
+static void pdb__bench_batch(const pdb_ctx *c, pdb_batch *b) {
+  enum { N = 32, K = 4, ITER = 20 };
+  for (size_t r = 0; r < N; r++) {
+    b->m[r] = pdb__matcher_at(c, 100 + r * 120);
+    b->reqs[r] = (pd_spec_request){b->m[r], c->walk + 100 + r * 120, K, NULL};
+  }
+  printf("\nbatch of %d requests, k = %d (%d rows), median of %d runs of %d fills\n", N, K,
+         N * (K + 1), PDB_REPEAT, ITER);
+  for (unsigned threads = 1; threads <= 2; threads++) {
+    double t[PDB_REPEAT];
+    for (int r = 0; r < PDB_REPEAT; r++) {
+      pd_spec_result res = {b->bitmask, c->n_words, b->offs, b->valid, b->unc, 0};
+      double t0 = pdb__now();
+      for (int i = 0; i < ITER; i++) pd_spec_fill(b->reqs, N, threads, &res, NULL);
+      t[r] = (pdb__now() - t0) / ITER;
+    }
+    double med = pdb__median(t, PDB_REPEAT);
+    printf("  %u thread%s: %.1f us per batch, %.0f rows/s\n", threads, threads > 1 ? "s" : " ",
+           med / 1e3, N * (K + 1) / (med / 1e9));
+  }
+}
+
+/* pd_cpu_verify on the batch's real masks with random logits. */
+static void pdb__bench_verify(const pdb_ctx *c, pdb_batch *b) {
+  enum { N = 32, K = 4, ROWS = N * (K + 1) };
+  size_t width = pd_vocab_width(c->v);
+  float *logits = malloc(ROWS * width * sizeof *logits);
+  float *q = malloc(N * K * width * sizeof *q);
+  uint32_t drafts[N * K], out_tokens[ROWS], counts[N];
+  size_t doffs[N + 1];
+  uint64_t seed = 9;
+  for (size_t i = 0; i < ROWS * width; i++) logits[i] = (float)(pdb__rand(&seed) % 20000) / 1000;
+  for (size_t i = 0; i < N * K * width; i++) q[i] = 1.0f / width;
+  for (size_t r = 0; r <= N; r++) doffs[r] = r * K;
+  for (size_t r = 0; r < N; r++) memcpy(drafts + r * K, b->reqs[r].drafts, K * sizeof *drafts);
+  printf("\npd_cpu_verify, %d requests x %d rows, vocabulary width %zu\n", N, K + 1, width);
+  static const char *names[] = {"greedy", "sample", "sample, point-mass drafts"};
+  for (int mode = 0; mode < 3; mode++) {
+    pd_verify_args a = {.mode = (pd_verify_mode)mode, .target_logits = logits, .dtype = PD_F32,
+                        .width = width, .bitmask = b->bitmask, .n_words = c->n_words,
+                        .draft_probs = q, .draft_tokens = drafts, .draft_offsets = doffs, .n = N,
+                        .temperature = mode ? 1.0f : 0.0f, .seed = 1, .offset = 0,
+                        .out_tokens = out_tokens, .out_counts = counts};
+    double t[PDB_REPEAT];
+    for (int r = 0; r < PDB_REPEAT; r++) {
+      double t0 = pdb__now();
+      pd_error e;
+      if (pd_cpu_verify(&a, &e) != PD_OK) {
+        pdb__fail("verify", &e);
+        break;
+      }
+      t[r] = pdb__now() - t0;
+    }
+    printf("  %-26s %.2f us per row\n", names[mode], pdb__median(t, PDB_REPEAT) / ROWS / 1e3);
+  }
+  free(logits);
+  free(q);
+}
+
+typedef struct pdb_forced {
+  size_t instances, tokens, forced, rejected, no_schema;
+} pdb_forced;
+
+/* Walks one instance's reference tokens; at every step the jump-forward
+ * tokens that equal the next reference tokens count as forced. */
+static void pdb__forced_instance(const pd_grammar *g, const pd_jumper *j, const json_t *ids,
+                                 pdb_forced *f) {
+  pd_matcher *m;
+  if (pd_matcher_new(g, &m, NULL) != PD_OK) return;
+  size_t n = json_array_size(ids), forced = 0, i = 0;
+  uint32_t jump[64];
+  bool ok = true;
+  while (ok && i < n) {
+    size_t nj = 0;
+    if (pd_jumper_tokens(j, m, jump, 64, &nj, NULL) != PD_OK) nj = 0;
+    for (size_t k = 0; k < nj && i < n && jump[k] == json_integer_value(json_array_get(ids, i));
+         k++, i++, forced++)
+      ok = pd_matcher_accept_token(m, jump[k], NULL) == PD_OK;
+    if (ok && i < n)
+      ok = pd_matcher_accept_token(m, (uint32_t)json_integer_value(json_array_get(ids, i++)),
+                                   NULL) == PD_OK;
+  }
+  pd_matcher_free(m);
+  if (!ok) {
+    f->rejected++;
+    return;
+  }
+  f->instances++;
+  f->tokens += n;
+  f->forced += forced;
+}
+
+/* The compiled schema of a MaskBench file, kept while lines share the file. */
+static pd_grammar *pdb__schema(pd_vocab *v, const char *file, char *cached, pd_grammar *prev) {
+  if (prev && !strcmp(cached, file)) return prev;
+  pd_grammar_free(prev);
+  snprintf(cached, 512, "%s", file);
+  char rel[600];
+  snprintf(rel, sizeof rel, "maskbench/%s", file);
+  json_t *doc = json_load_file(pdb__data(rel), 0, NULL);
+  char *text = doc ? json_dumps(json_object_get(doc, "schema"), JSON_COMPACT) : NULL;
+  pd_grammar *g = NULL;
+  if (text && pd_grammar_compile_json_schema(text, strlen(text), v, NULL, &g, NULL) != PD_OK)
+    g = NULL;
+  free(text);
+  json_decref(doc);
+  return g;
+}
+
+static int pdb__bench_forced(pd_vocab *v, size_t limit, const char *subset) {
+  FILE *in = fopen(pdb__data("maskbench/instances.jsonl"), "r");
+  if (!in) return fprintf(stderr, "bench_spec: no maskbench/instances.jsonl\n"), 1;
+  pd_jumper *j;
+  pd_error e;
+  if (pd_jumper_new(v, &j, &e) != PD_OK) return pdb__fail("jumper", &e);
+  pdb_forced f = {0};
+  char line[1 << 16], cached[512] = "";
+  pd_grammar *g = NULL;
+  double t0 = pdb__now();
+  size_t seen = 0;
+  while (seen < limit && fgets(line, sizeof line, in)) {
+    json_t *inst = json_loads(line, 0, NULL);
+    const char *file = json_string_value(json_object_get(inst, "file"));
+    if (file && json_is_true(json_object_get(inst, "valid")) &&
+        (!subset || !strncmp(file, subset, strlen(subset)))) {
+      seen++;
+      g = pdb__schema(v, file, cached, g);
+      if (g) pdb__forced_instance(g, j, json_object_get(inst, "llama3"), &f);
+      else f.no_schema++;
+    }
+    json_decref(inst);
+  }
+  fclose(in);
+  pd_grammar_free(g);
+  pd_jumper_free(j);
+  printf("jump-forward on MaskBench (valid instances, Llama-3 tokens): %zu instances walked, "
+         "%zu without a compiled schema, %zu rejected\n", f.instances, f.no_schema, f.rejected);
+  printf("forced tokens: %zu of %zu (%.1f%%) in %.1f s\n", f.forced, f.tokens,
+         f.tokens ? 100.0 * f.forced / f.tokens : 0.0, (pdb__now() - t0) / 1e9);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *tok = NULL, *gram = NULL, *subset = NULL;
+  bool forced = false;
+  size_t limit = SIZE_MAX;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--forced")) forced = true;
+    else if (i + 1 < argc && !strcmp(argv[i], "--tokenizer")) tok = argv[++i];
+    else if (i + 1 < argc && !strcmp(argv[i], "--grammar")) gram = argv[++i];
+    else if (i + 1 < argc && !strcmp(argv[i], "--subset")) subset = argv[++i];
+    else if (i + 1 < argc && !strcmp(argv[i], "--limit")) limit = strtoull(argv[++i], NULL, 10);
+    else return fprintf(stderr, "bench_spec: unknown option '%s'\n", argv[i]), 2;
+  }
+  pdb_ctx c = {0};
+  pd_error e;
+  char tok_path[4096];
+  snprintf(tok_path, sizeof tok_path, "%s", tok ? tok : pdb__data("tokenizers/llama3/tokenizer.json"));
+  if (pd_vocab_load_hf(tok_path, NULL, NULL, &c.v, &e) != PD_OK) return pdb__fail(tok_path, &e);
+  if (forced) {
+    int rc = pdb__bench_forced(c.v, limit, subset);
+    pd_vocab_free(c.v);
+    return rc;
+  }
+  char gpath[4096];
+  snprintf(gpath, sizeof gpath, "%s", gram ? gram : pdb__data("grammars/gbnf/json.gbnf"));
+  size_t len;
+  char *text = pdb__read(gpath, &len);
+  if (!text) return fprintf(stderr, "bench_spec: cannot read %s\n", gpath), 1;
+  if (pd_grammar_compile_gbnf(text, len, c.v, NULL, &c.g, &e) != PD_OK) return pdb__fail(gpath, &e);
+  free(text);
+  c.n_words = (pd_vocab_width(c.v) + 31) / 32;
+  c.walk = malloc(PDB_WALK * sizeof *c.walk);
+  c.row = malloc(9 * c.n_words * sizeof *c.row);
+  int rc = pdb__make_walk(&c);
+  if (!rc) {
+    static pdb_batch b;
+    b.bitmask = malloc(32 * 5 * c.n_words * sizeof *b.bitmask);
+    pdb__bench_fill(&c);
+    pdb__bench_rollback(&c);
+    pdb__bench_batch(&c, &b);
+    pdb__bench_verify(&c, &b);
+    for (int r = 0; r < 32; r++) pd_matcher_free(b.m[r]);
+    free(b.bitmask);
+  }
+  free(c.walk);
+  free(c.row);
+  pd_grammar_free(c.g);
+  pd_vocab_free(c.v);
+  return rc;
+}

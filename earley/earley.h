@@ -1,0 +1,119 @@
+/* earley.h - the Earley matcher over the rule automata (internal interface).
+ *
+ * An item is (state, origin): the automaton of rule states[state].rule has read
+ * some input since row origin, where that rule was called (predicted), and is
+ * now in state. Row i holds the items after i consumed units (bytes, or whole
+ * tokens matched by token edges); rows live back to back in one array:
+ *
+ *   row i = items.data[rows.data[i] .. end(i)),  end(i) = rows.data[i+1] for
+ *           i + 1 < rows.len, else items.len
+ *   current row = rows.len - 1  (row 0, the start, always exists)
+ *
+ * Building a row: scan (items of the previous row whose byte edge matches) ->
+ * closure, in order over the new row: a final item (s, o) with o < row completes
+ * every item of row o with a call edge to rules(s) (advances it to the return
+ * state); an item with a call edge to R predicts (start(R), row), and when R is
+ * nullable also advances over the call at once (Aycock-Horspool), which is why
+ * completions with o == row are never needed. Items are deduplicated with a
+ * per-state generation stamp plus a short chain of origins (no hashing).
+ *
+ * Popping k rows truncates both arrays: rollback does no recomputation.
+ *
+ * Token semantics (the definition pd_matcher_fill_bitmask must reproduce):
+ * token t is accepted in the current state iff
+ *   - t < vocab size and t is not a PD_TOKEN_HOLE, the matcher is not
+ *     terminated, and
+ *   - PD_TOKEN_EOS: the current row is accepting (pd_earley_accepting); then the
+ *     matcher is terminated. EOS tokens match nothing else (no text, no token edge);
+ *   - otherwise: some item of the current row has a token edge matching t
+ *     (arg == t and !neg, or arg != t and neg), or t is not PD_TOKEN_SPECIAL and
+ *     its bytes can be pushed one by one (pd_earley_push_byte). A normal token
+ *     with zero bytes is always accepted.
+ */
+#ifndef PD_EARLEY_EARLEY_H
+#define PD_EARLEY_EARLEY_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/array.h"
+#include "pda/grammar.h"
+#include "pda/pda.h"
+#include "pushdown.h"
+
+typedef struct pd_earley_item {
+  uint32_t state;  /* global automaton state */
+  uint32_t origin; /* row where its rule was predicted */
+} pd_earley_item;
+
+/* One accepted token: the rows before and after it. Rollback of n tokens
+ * restores rows_before of the n-th most recent token. */
+typedef struct pd_earley_token {
+  uint32_t rows_before, rows_after;
+  uint32_t eos; /* 1 when it was a stop token: the matcher is terminated after it */
+} pd_earley_token;
+
+struct pd_matcher {
+  const pd_grammar *g;
+  const pd_allocator *alloc;
+  /* cached views of g->pda */
+  const pd_pda_state *states;
+  const pd_pda_edge *edges;
+  const pd_pda_rule *rules;
+  uint32_t root;
+  uint32_t max_items;                /* g->opts.max_items_per_row */
+  PD_ARRAY(pd_earley_item) items;    /* every row, back to back */
+  PD_ARRAY(uint32_t) rows;           /* first item of each row */
+  PD_ARRAY(pd_earley_token) tokens;  /* history since the last reset */
+  bool terminated;                   /* an EOS token was accepted */
+  /* dedup scratch for the row being built: head[s] is valid iff stamp[s] == gen;
+   * head[s] = index (into items) of the last item with state s in the row, and
+   * chain[i - row start] links to the previous one (UINT32_MAX ends) */
+  uint32_t *stamp, *head;
+  uint32_t gen;
+  PD_ARRAY(uint32_t) chain;
+};
+
+/* ---- fast row operations (the per-token hot path of masks/fill.c) ---- */
+
+/* Scan byte into a new row and close it. PD_OK: one row pushed. PD_ERR_REJECTED:
+ * no item can take byte, nothing added (no error text is written: cheap).
+ * PD_ERR_LIMIT (more than max_items_per_row) / PD_ERR_NOMEM: nothing added.
+ * Ignores termination and the token history. */
+pd_status pd_earley_push_byte(pd_matcher *m, uint8_t byte);
+/* Pushes the rows of token id (its bytes and/or token edges) per the token
+ * semantics above, without touching the token history; *pushed gets the rows
+ * added (0 is possible: a zero-byte token). EOS tokens are not handled here
+ * (see pd_earley_accepting). PD_ERR_REJECTED: nothing added. id must be < vocab
+ * size (checked: PD_ERR_ARG). */
+pd_status pd_earley_push_token(pd_matcher *m, uint32_t id, uint32_t *pushed);
+/* Removes the last k rows (k < number of rows: row 0 stays). */
+static inline void pd_earley_pop(pd_matcher *m, uint32_t k) {
+  if (!k) return;
+  m->rows.len -= k;
+  m->items.len = m->rows.data[m->rows.len];
+}
+static inline uint32_t pd_earley_num_rows(const pd_matcher *m) { return (uint32_t)m->rows.len; }
+/* Items of row i (0 <= i < number of rows). */
+static inline const pd_earley_item *pd_earley_row(const pd_matcher *m, uint32_t i, size_t *n) {
+  size_t a = m->rows.data[i], e = i + 1 < m->rows.len ? m->rows.data[i + 1] : m->items.len;
+  *n = e - a;
+  return m->items.data + a;
+}
+/* The current (last) row. */
+static inline const pd_earley_item *pd_earley_current(const pd_matcher *m, size_t *n) {
+  return pd_earley_row(m, (uint32_t)m->rows.len - 1, n);
+}
+/* Whether the current row accepts: the input so far is a complete sentence. */
+bool pd_earley_accepting(const pd_matcher *m);
+/* Live edges of the current row: bytes[b / 32] bit (b % 32) is set iff some item
+ * has a byte edge containing b; *any_token is set when some item has a token edge
+ * (walk the row's items and their token edges to see which). */
+void pd_earley_live(const pd_matcher *m, uint32_t bytes[8], bool *any_token);
+/* Whether token id matches a token edge of some item in the current row / row. */
+bool pd_earley_token_edge_matches(const pd_matcher *m, uint32_t id);
+bool pd_earley_token_edge_matches_row(const pd_matcher *m, uint32_t row, uint32_t id);
+/* (Re)builds row 0 alone: the root predicted at origin 0 and closed. On failure
+ * the matcher has no rows (it must not be used). */
+pd_status pd_earley_start(pd_matcher *m);
+
+#endif

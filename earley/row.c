@@ -1,0 +1,277 @@
+/* row.c - building Earley rows: scan, complete, predict (the hot loop). */
+#include <string.h>
+
+#include "base/error.h"
+#include "earley.h"
+#include "masks/vocab.h"
+
+#define PD__NONE UINT32_MAX
+
+/* Starts the dedup table for a new row (generation stamps; no clearing). */
+static void pd__new_generation(pd_matcher *m) {
+  if (++m->gen == 0) {
+    memset(m->stamp, 0, m->g->pda.n_states * sizeof *m->stamp);
+    m->gen = 1;
+  }
+  pd_array_clear(&m->chain);
+}
+
+/* Adds (state, origin) to the row starting at item index start unless present. */
+static pd_status pd__add(pd_matcher *m, size_t start, uint32_t state, uint32_t origin) {
+  uint32_t prev = PD__NONE;
+  if (m->stamp[state] == m->gen) {
+    prev = m->head[state];
+    for (uint32_t i = prev; i != PD__NONE; i = m->chain.data[i - start])
+      if (m->items.data[i].origin == origin) return PD_OK;
+  }
+  if (m->items.len - start >= m->max_items) return PD_ERR_LIMIT;
+  if (!pd_array_reserve(m->alloc, &m->items, 1) || !pd_array_push(m->alloc, &m->chain, prev))
+    return PD_ERR_NOMEM;
+  m->head[state] = (uint32_t)m->items.len;
+  m->stamp[state] = m->gen;
+  m->items.data[m->items.len++] = (pd_earley_item){state, origin};
+  return PD_OK;
+}
+
+/* The call edge of state st to rule, or NULL (call edges are sorted by callee). */
+static const pd_pda_edge *pd__call_to(const pd_matcher *m, const pd_pda_state *st, uint32_t rule) {
+  const pd_pda_edge *e = m->edges + st->edges + st->n_byte;
+  uint32_t lo = 0, hi = st->n_call;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (e[mid].arg < rule) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < st->n_call && e[lo].arg == rule ? &e[lo] : NULL;
+}
+
+/* Item (rule finished, origin o): advance every caller of rule waiting in row o. */
+static pd_status pd__complete(pd_matcher *m, size_t start, uint32_t rule, uint32_t o) {
+  size_t a = m->rows.data[o], e = m->rows.data[o + 1];
+  for (size_t i = a; i < e; i++) {
+    pd_earley_item it = m->items.data[i];
+    const pd_pda_state *st = &m->states[it.state];
+    if (!st->n_call) continue;
+    const pd_pda_edge *call = pd__call_to(m, st, rule);
+    if (!call) continue;
+    pd_status s = pd__add(m, start, call->to, it.origin);
+    if (s) return s;
+  }
+  return PD_OK;
+}
+
+/* Closes the current row over its items from index from on (complete + predict;
+ * nullable callees are stepped over at prediction time: Aycock-Horspool). */
+static pd_status pd__closure(pd_matcher *m, size_t from) {
+  uint32_t row = (uint32_t)m->rows.len - 1;
+  size_t start = m->rows.data[row];
+  for (size_t i = from; i < m->items.len; i++) {
+    pd_earley_item it = m->items.data[i];
+    const pd_pda_state *st = &m->states[it.state];
+    pd_status s;
+    if ((st->flags & PD_STATE_FINAL) && it.origin < row &&
+        (s = pd__complete(m, start, st->rule, it.origin)))
+      return s;
+    const pd_pda_edge *e = m->edges + st->edges + st->n_byte;
+    for (uint32_t k = 0; k < st->n_call; k++) {
+      const pd_pda_rule *callee = &m->rules[e[k].arg];
+      if ((s = pd__add(m, start, callee->start, row))) return s;
+      if ((callee->flags & PD_RULE_NULLABLE) && (s = pd__add(m, start, e[k].to, it.origin)))
+        return s;
+    }
+  }
+  return PD_OK;
+}
+
+/* Opens a new empty row. */
+static pd_status pd__open_row(pd_matcher *m) {
+  if (m->rows.len >= UINT32_MAX - 1 || m->items.len >= UINT32_MAX - m->max_items)
+    return PD_ERR_LIMIT;
+  if (!pd_array_push(m->alloc, &m->rows, (uint32_t)m->items.len)) return PD_ERR_NOMEM;
+  pd__new_generation(m);
+  return PD_OK;
+}
+
+/* Drops the row being built and reports s. */
+static pd_status pd__abandon(pd_matcher *m, pd_status s) {
+  pd_earley_pop(m, 1);
+  return s;
+}
+
+pd_status pd_earley_push_byte(pd_matcher *m, uint8_t byte) {
+  uint32_t prev = (uint32_t)m->rows.len - 1;
+  size_t a = m->rows.data[prev], e = m->items.len;
+  pd_status s = pd__open_row(m);
+  if (s) return s;
+  for (size_t i = a; i < e; i++) {
+    pd_earley_item it = m->items.data[i];
+    const pd_pda_state *st = &m->states[it.state];
+    const pd_pda_edge *ed = m->edges + st->edges;
+    for (uint32_t k = 0; k < st->n_byte && ed[k].lo <= byte; k++) {
+      if (byte > ed[k].hi) continue;
+      if ((s = pd__add(m, e, ed[k].to, it.origin))) return pd__abandon(m, s);
+      break;
+    }
+  }
+  if (m->items.len == e) return pd__abandon(m, PD_ERR_REJECTED);
+  s = pd__closure(m, e);
+  return s ? pd__abandon(m, s) : PD_OK;
+}
+
+/* Re-enters the current row into the dedup table so items can be added to it. */
+static pd_status pd__restamp(pd_matcher *m) {
+  size_t start = m->rows.data[m->rows.len - 1];
+  pd__new_generation(m);
+  if (!pd_array_reserve(m->alloc, &m->chain, m->items.len - start)) return PD_ERR_NOMEM;
+  for (size_t i = start; i < m->items.len; i++) {
+    uint32_t st = m->items.data[i].state;
+    m->chain.data[m->chain.len++] = m->stamp[st] == m->gen ? m->head[st] : PD__NONE;
+    m->head[st] = (uint32_t)i;
+    m->stamp[st] = m->gen;
+  }
+  return PD_OK;
+}
+
+static bool pd__token_edge_ok(const pd_pda_edge *e, uint32_t id) {
+  return e->neg ? e->arg != id : e->arg == id;
+}
+
+/* Adds the targets of row src's token edges matching id to the current row. */
+static pd_status pd__token_seeds(pd_matcher *m, uint32_t src, uint32_t id) {
+  size_t n, start = m->rows.data[m->rows.len - 1];
+  const pd_earley_item *items = pd_earley_row(m, src, &n);
+  size_t first = items - m->items.data;
+  for (size_t i = first; i < first + n; i++) {
+    pd_earley_item it = m->items.data[i];
+    const pd_pda_state *st = &m->states[it.state];
+    const pd_pda_edge *e = m->edges + st->edges + st->n_byte + st->n_call;
+    for (uint32_t k = 0; k < st->n_token; k++) {
+      if (!pd__token_edge_ok(&e[k], id)) continue;
+      pd_status s = pd__add(m, start, e[k].to, it.origin);
+      if (s) return s;
+    }
+  }
+  return PD_OK;
+}
+
+/* Pushes the bytes of a token; *ok tells whether they all went in. */
+static pd_status pd__push_text(pd_matcher *m, const uint8_t *b, size_t len, uint32_t *pushed,
+                               bool *ok) {
+  *ok = true;
+  for (size_t i = 0; i < len; i++) {
+    pd_status s = pd_earley_push_byte(m, b[i]);
+    if (s == PD_OK) {
+      ++*pushed;
+      continue;
+    }
+    pd_earley_pop(m, *pushed);
+    *pushed = 0;
+    *ok = false;
+    if (s != PD_ERR_REJECTED) return s;
+    break;
+  }
+  return PD_OK;
+}
+
+/* Token-edge results into the last row of the text path (extended) or into a
+ * fresh row (copying the source row when the token had no bytes). */
+static pd_status pd__push_token_edges(pd_matcher *m, uint32_t src, uint32_t id, bool text_ok,
+                                      uint32_t *pushed) {
+  pd_status s;
+  size_t from;
+  if (text_ok && *pushed) {
+    from = m->items.len;
+    if ((s = pd__restamp(m)) || (s = pd__token_seeds(m, src, id)) ||
+        (s = pd__closure(m, from))) {
+      m->items.len = from; /* back to the text path's row */
+      return s;
+    }
+    return PD_OK;
+  }
+  if ((s = pd__open_row(m))) return s;
+  from = m->items.len;
+  size_t n, a = m->rows.data[src];
+  pd_earley_row(m, src, &n);
+  for (size_t i = a; text_ok && i < a + n && !s; i++)
+    s = pd__add(m, from, m->items.data[i].state, m->items.data[i].origin);
+  if (!s) s = pd__token_seeds(m, src, id);
+  if (!s && m->items.len == from) s = PD_ERR_REJECTED;
+  if (!s) s = pd__closure(m, from);
+  if (s) return pd__abandon(m, s);
+  *pushed = 1;
+  return PD_OK;
+}
+
+pd_status pd_earley_push_token(pd_matcher *m, uint32_t id, uint32_t *pushed) {
+  const pd_vocab *v = m->g->vocab;
+  *pushed = 0;
+  if (!v || id >= v->size) return PD_ERR_ARG;
+  uint32_t flags = v->flags[id];
+  if (flags & (PD_TOKEN_HOLE | PD_TOKEN_EOS)) return PD_ERR_REJECTED;
+  uint32_t src = (uint32_t)m->rows.len - 1;
+  bool text_ok = false;
+  if (!(flags & PD_TOKEN_SPECIAL)) {
+    pd_status s = pd__push_text(m, v->bytes + v->offs[id], v->offs[id + 1] - v->offs[id], pushed,
+                                &text_ok);
+    if (s) return s;
+  }
+  if (!pd_earley_token_edge_matches_row(m, src, id)) return text_ok ? PD_OK : PD_ERR_REJECTED;
+  pd_status s = pd__push_token_edges(m, src, id, text_ok, pushed);
+  if (s && *pushed) {
+    pd_earley_pop(m, *pushed);
+    *pushed = 0;
+  }
+  return s;
+}
+
+bool pd_earley_token_edge_matches_row(const pd_matcher *m, uint32_t row, uint32_t id) {
+  size_t n;
+  const pd_earley_item *it = pd_earley_row(m, row, &n);
+  for (size_t i = 0; i < n; i++) {
+    const pd_pda_state *st = &m->states[it[i].state];
+    const pd_pda_edge *e = m->edges + st->edges + st->n_byte + st->n_call;
+    for (uint32_t k = 0; k < st->n_token; k++)
+      if (pd__token_edge_ok(&e[k], id)) return true;
+  }
+  return false;
+}
+
+bool pd_earley_token_edge_matches(const pd_matcher *m, uint32_t id) {
+  return pd_earley_token_edge_matches_row(m, (uint32_t)m->rows.len - 1, id);
+}
+
+bool pd_earley_accepting(const pd_matcher *m) {
+  size_t n;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  for (size_t i = 0; i < n; i++) {
+    const pd_pda_state *st = &m->states[it[i].state];
+    if (it[i].origin == 0 && st->rule == m->root && (st->flags & PD_STATE_FINAL)) return true;
+  }
+  return false;
+}
+
+void pd_earley_live(const pd_matcher *m, uint32_t bytes[8], bool *any_token) {
+  size_t n;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  memset(bytes, 0, 8 * sizeof *bytes);
+  bool tok = false;
+  for (size_t i = 0; i < n; i++) {
+    const pd_pda_state *st = &m->states[it[i].state];
+    const pd_pda_edge *e = m->edges + st->edges;
+    tok |= st->n_token > 0;
+    for (uint32_t k = 0; k < st->n_byte; k++)
+      for (uint32_t b = e[k].lo; b <= e[k].hi; b++) bytes[b >> 5] |= 1u << (b & 31);
+  }
+  if (any_token) *any_token = tok;
+}
+
+/* Row 0: the root predicted at origin 0, closed. */
+pd_status pd_earley_start(pd_matcher *m) {
+  pd_array_clear(&m->rows);
+  pd_array_clear(&m->items);
+  pd_status s = pd__open_row(m);
+  if (!s) s = pd__add(m, 0, m->rules[m->root].start, 0);
+  if (!s) s = pd__closure(m, 0);
+  if (s) pd_array_clear(&m->rows);
+  return s;
+}

@@ -1,0 +1,195 @@
+/* cache.c - the per-vocabulary mask cache: trie, universe, classifications. */
+#include "cache.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/error.h"
+#include "masks/vocab.h"
+
+/* One cached classification: the key (a state's local language, classify.h)
+ * and its token sets. */
+struct pd_mask_entry {
+  uint64_t hash;
+  uint32_t *key;
+  size_t key_len;
+  pd_mask_class cls;
+};
+
+void pd_mask_class_free(pd_mask_class *cls, const pd_allocator *a) {
+  pd_tokset_free(&cls->accepted, a);
+  pd_tokset_free(&cls->cd, a);
+}
+
+/* The ids decided apart from the trie: stop tokens, empty tokens, and which
+ * ids a token edge may match. */
+static pd_status pd__cache_lists(pd_mask_cache *c, const pd_vocab *v, const pd_allocator *a,
+                                 size_t n_words) {
+  c->edge_ok = pd__calloc(a, n_words ? n_words : 1, sizeof *c->edge_ok);
+  c->eos = pd__malloc(a, (v->size ? v->size : 1) * sizeof *c->eos);
+  c->empty = pd__malloc(a, (v->size ? v->size : 1) * sizeof *c->empty);
+  if (!c->edge_ok || !c->eos || !c->empty) return PD_ERR_NOMEM;
+  for (uint32_t t = 0; t < v->size; t++) {
+    uint32_t f = v->flags[t];
+    if (f & PD_TOKEN_HOLE) continue;
+    if (f & PD_TOKEN_EOS) {
+      c->eos[c->n_eos++] = t;
+      continue;
+    }
+    pd_bit_set(c->edge_ok, t);
+    if (!f && v->offs[t + 1] == v->offs[t]) c->empty[c->n_empty++] = t;
+  }
+  return PD_OK;
+}
+
+static pd_status pd__cache_new(pd_vocab *v, pd_mask_cache **out, pd_error *err) {
+  const pd_allocator *a = v->alloc;
+  pd_mask_cache *c = pd__calloc(a, 1, sizeof *c);
+  if (!c) return pd__nomem(err);
+  size_t n_words = (v->width + 31) / 32;
+  c->universe = pd__calloc(a, n_words ? n_words : 1, sizeof *c->universe);
+  pd_status st = c->universe ? pd_trie_build(&c->trie, v, a, err) : pd__nomem(err);
+  if (st == PD_OK && pthread_mutex_init(&c->lock, NULL) != 0)
+    st = pd__fail(err, PD_ERR_INTERNAL, "cannot create the mask cache lock");
+  if (st != PD_OK) {
+    if (c->trie.order) pd_trie_free(&c->trie, a);
+    pd__free(a, c->universe);
+    pd__free(a, c);
+    return st;
+  }
+  for (uint32_t i = 0; i < c->trie.n; i++) pd_bit_set(c->universe, c->trie.order[i]);
+  st = pd__cache_lists(c, v, a, n_words);
+  if (st != PD_OK) {
+    pd_mask_cache_free(a, c);
+    return pd__nomem(err);
+  }
+  c->u = (pd_universe){c->universe, n_words, c->trie.n};
+  size_t n_pos = (c->trie.n + 31) / 32;
+  c->positions = pd__malloc(a, (n_pos ? n_pos : 1) * sizeof *c->positions);
+  if (!c->positions) {
+    pd_mask_cache_free(a, c);
+    return pd__nomem(err);
+  }
+  memset(c->positions, 0xff, n_pos * sizeof *c->positions);
+  if (c->trie.n % 32) c->positions[n_pos - 1] = (1u << (c->trie.n % 32)) - 1;
+  c->pu = (pd_universe){c->positions, n_pos, c->trie.n};
+  c->max_bytes = PD_MASK_CACHE_MAX_BYTES;
+  *out = c;
+  return PD_OK;
+}
+
+pd_status pd_mask_cache_get(pd_vocab *v, pd_mask_cache **out, pd_error *err) {
+  pd_mask_cache *c = __atomic_load_n(&v->mask_cache, __ATOMIC_ACQUIRE);
+  if (c) {
+    *out = c;
+    return PD_OK;
+  }
+  pd_status st = pd__cache_new(v, &c, err);
+  if (st != PD_OK) return st;
+  pd_mask_cache *expected = NULL;
+  if (!__atomic_compare_exchange_n(&v->mask_cache, &expected, c, false, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    pd_mask_cache_free(v->alloc, c); /* another thread published first */
+    c = expected;
+  }
+  *out = c;
+  return PD_OK;
+}
+
+void pd_mask_cache_free(const pd_allocator *a, pd_mask_cache *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->n_table; i++) {
+    pd_mask_entry *e = c->table[i];
+    if (!e) continue;
+    pd_mask_class_free(&e->cls, a);
+    pd__free(a, e->key);
+    pd__free(a, e);
+  }
+  pd__free(a, c->table);
+  pd__free(a, c->edge_ok);
+  pd__free(a, c->positions);
+  pd__free(a, c->eos);
+  pd__free(a, c->empty);
+  pd_trie_free(&c->trie, a);
+  pd__free(a, c->universe);
+  pthread_mutex_destroy(&c->lock);
+  pd__free(a, c);
+}
+
+static size_t pd__slot(const pd_mask_cache *c, uint64_t h, const uint32_t *key, size_t n) {
+  size_t mask = c->n_table - 1, i = (size_t)h & mask;
+  for (;; i = (i + 1) & mask) {
+    const pd_mask_entry *e = c->table[i];
+    if (!e) return i;
+    if (e->hash == h && e->key_len == n && !memcmp(e->key, key, n * sizeof *key)) return i;
+  }
+}
+
+const pd_mask_class *pd_mask_cache_find(pd_mask_cache *c, const uint32_t *key, size_t n,
+                                        uint64_t h) {
+  const pd_mask_class *found = NULL;
+  pthread_mutex_lock(&c->lock);
+  if (c->n_table) {
+    pd_mask_entry *e = c->table[pd__slot(c, h, key, n)];
+    if (e) found = &e->cls;
+  }
+  if (found)
+    c->hits++;
+  else
+    c->misses++;
+  pthread_mutex_unlock(&c->lock);
+  return found;
+}
+
+/* Doubles the table (keeps the load under one half). Lock held. */
+static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
+  size_t n = c->n_table ? c->n_table * 2 : 256;
+  pd_mask_entry **old = c->table, **t = pd__calloc(a, n, sizeof *t);
+  if (!t) return false;
+  size_t n_old = c->n_table;
+  c->table = t;
+  c->n_table = n;
+  for (size_t i = 0; i < n_old; i++)
+    if (old[i]) c->table[pd__slot(c, old[i]->hash, old[i]->key, old[i]->key_len)] = old[i];
+  pd__free(a, old);
+  return true;
+}
+
+/* Stores the entry when the table has room under the bound. Lock held. */
+static const pd_mask_class *pd__insert(pd_mask_cache *c, const pd_allocator *a, pd_mask_entry *e,
+                                       size_t cost) {
+  if (c->bytes + cost > c->max_bytes) return NULL;
+  if ((c->n_entries + 1) * 2 > c->n_table && !pd__grow(c, a)) return NULL;
+  size_t i = pd__slot(c, e->hash, e->key, e->key_len);
+  if (c->table[i]) return &c->table[i]->cls; /* a racing compile stored it first */
+  c->table[i] = e;
+  c->n_entries++;
+  c->bytes += cost;
+  return &e->cls;
+}
+
+const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
+                                       const uint32_t *key, size_t n, uint64_t h,
+                                       pd_mask_class *cls) {
+  pd_mask_entry *e = pd__calloc(a, 1, sizeof *e);
+  uint32_t *k = pd__malloc(a, (n ? n : 1) * sizeof *k);
+  if (!e || !k) {
+    pd__free(a, e);
+    pd__free(a, k);
+    return NULL;
+  }
+  memcpy(k, key, n * sizeof *k);
+  *e = (pd_mask_entry){h, k, n, *cls};
+  size_t cost = sizeof *e + n * sizeof *k + pd_tokset_bytes(&cls->accepted) +
+                pd_tokset_bytes(&cls->cd);
+  pthread_mutex_lock(&c->lock);
+  const pd_mask_class *stored = pd__insert(c, a, e, cost);
+  pthread_mutex_unlock(&c->lock);
+  if (stored == &e->cls) {
+    memset(cls, 0, sizeof *cls); /* the cache owns the sets now */
+    return stored;
+  }
+  pd__free(a, k);
+  pd__free(a, e);
+  return stored;
+}

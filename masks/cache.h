@@ -1,0 +1,63 @@
+/* cache.h - what masks keep per vocabulary, shared by every grammar over it.
+ *
+ * Created on first use by pd_mask_cache_get and published into
+ * vocab->mask_cache with an atomic compare-and-swap, so concurrent compiles over
+ * one vocab agree on one cache; freed by pd_vocab_free. The trie and universe
+ * are immutable once published; the classification entries are guarded by lock.
+ * Entries are keyed by a state's local language (see classify.h) and bounded by
+ * max_bytes: past the bound new classifications are still computed but not kept.
+ */
+#ifndef PD_MASKS_CACHE_H
+#define PD_MASKS_CACHE_H
+#include <pthread.h>
+#include <stdint.h>
+
+#include "masks/tokset.h"
+#include "masks/trie.h"
+#include "pushdown.h"
+
+#define PD_MASK_CACHE_MAX_BYTES ((size_t)256 << 20) /* classification memory bound */
+
+typedef struct pd_mask_entry pd_mask_entry;
+
+typedef struct pd_mask_cache {
+  pthread_mutex_t lock;
+  pd_trie trie;
+  uint32_t *universe;     /* bit t: t is a non-empty normal token (in the trie) */
+  pd_universe u;          /* view of universe */
+  uint32_t *positions;    /* bits 0 .. trie.n-1: every trie position */
+  pd_universe pu;         /* view of positions: cd sets hold trie positions, not ids */
+  uint32_t *edge_ok;      /* bit t: t < size, neither hole nor EOS (token edges may match) */
+  uint32_t *eos;          /* stop ids that are not holes */
+  uint32_t *empty;        /* normal ids with no bytes (always accepted) */
+  uint32_t n_eos, n_empty;
+  pd_mask_entry **table;  /* open hash of entries by key hash; n_table slots */
+  size_t n_table, n_entries;
+  size_t bytes, max_bytes; /* memory held by entries, and its bound */
+  size_t hits, misses;     /* classification lookups (for reports) */
+} pd_mask_cache;
+
+/* v's cache, created on first use. The pointer stays valid while v lives. */
+pd_status pd_mask_cache_get(pd_vocab *v, pd_mask_cache **out, pd_error *err);
+/* A cached classification (see classify.h): accepted and context-dependent
+ * tokens of a state. */
+typedef struct pd_mask_class {
+  pd_tokset accepted; /* token ids (universe u) */
+  pd_tokset cd;       /* trie positions (universe pu), so the check walks them in trie order */
+} pd_mask_class;
+void pd_mask_class_free(pd_mask_class *cls, const pd_allocator *a);
+
+/* The entry for key[0..n) (hash h), borrowed for v's lifetime; NULL if none. */
+const pd_mask_class *pd_mask_cache_find(pd_mask_cache *c, const uint32_t *key, size_t n,
+                                        uint64_t h);
+/* Stores *cls under key. On success the cache owns the sets (*cls is zeroed)
+ * and the stored entry is returned; a racing entry with the same key is
+ * returned instead (*cls untouched, still the caller's); NULL when over the
+ * memory bound or out of memory (*cls untouched). */
+const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
+                                       const uint32_t *key, size_t n, uint64_t h,
+                                       pd_mask_class *cls);
+/* Frees a cache (NULL is a no-op); called by pd_vocab_free. */
+void pd_mask_cache_free(const pd_allocator *a, pd_mask_cache *c);
+
+#endif

@@ -1,0 +1,308 @@
+/* classify.c - the local Earley parse that classifies a state's text tokens
+ * (see classify.h), and the local-language key the cache files it under. */
+#include "classify.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/error.h"
+#include "masks/vocab.h"
+
+#define PD__ROW_MAX 4096u   /* items in one local row; past it the state is left to the walk */
+#define PD__SLOTS 16384u    /* dedup slots, a power of two >= 2 * PD__ROW_MAX */
+
+typedef struct pd__item {
+  uint32_t state, origin;
+} pd__item;
+
+struct pd_classifier {
+  const pd_allocator *a;
+  const pd_pda_state *states;
+  const pd_pda_edge *edges;
+  const pd_pda_rule *rules;
+  uint32_t n_states, n_rules;
+  const pd_vocab *v;
+  const pd_mask_cache *c;
+  PD_ARRAY(pd__item) items;
+  PD_ARRAY(uint32_t) rows;   /* first item of each row */
+  PD_ARRAY(uint8_t) ends;    /* ends[r]: the seed's rule may end after 1..r bytes */
+  uint64_t *slot;            /* dedup of the row being built: (state, origin) + 1 */
+  uint32_t *slot_gen, gen;
+  bool over;                 /* a row went past PD__ROW_MAX */
+  uint32_t *acc;             /* bitset of ids being filled */
+  uint32_t *cd;              /* bitset of trie positions being filled */
+  PD_ARRAY(uint32_t) key, queue, rqueue;
+  uint32_t *canon, *rcanon;  /* discovery numbers + 1 (0 = not yet seen) */
+};
+
+pd_status pd_classifier_new(const pd_pda *p, const pd_vocab *v, const pd_mask_cache *c,
+                            const pd_allocator *a, pd_classifier **out, pd_error *err) {
+  pd_classifier *k = pd__calloc(a, 1, sizeof *k);
+  if (!k) return pd__nomem(err);
+  *k = (pd_classifier){.a = a, .states = pd_pda_states(p), .edges = pd_pda_edges(p),
+                       .rules = pd_pda_rules(p), .n_states = p->n_states,
+                       .n_rules = p->n_rules, .v = v, .c = c};
+  size_t w = c->u.n_words ? c->u.n_words : 1;
+  k->slot = pd__malloc(a, PD__SLOTS * sizeof *k->slot);
+  k->slot_gen = pd__calloc(a, PD__SLOTS, sizeof *k->slot_gen);
+  k->acc = pd__calloc(a, w, sizeof *k->acc);
+  k->cd = pd__calloc(a, c->pu.n_words ? c->pu.n_words : 1, sizeof *k->cd);
+  k->canon = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->canon);
+  k->rcanon = pd__calloc(a, p->n_rules ? p->n_rules : 1, sizeof *k->rcanon);
+  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->rcanon) {
+    pd_classifier_free(k);
+    return pd__nomem(err);
+  }
+  *out = k;
+  return PD_OK;
+}
+
+void pd_classifier_free(pd_classifier *k) {
+  if (!k) return;
+  const pd_allocator *a = k->a;
+  pd_array_free(a, &k->items);
+  pd_array_free(a, &k->rows);
+  pd_array_free(a, &k->ends);
+  pd_array_free(a, &k->key);
+  pd_array_free(a, &k->queue);
+  pd_array_free(a, &k->rqueue);
+  pd__free(a, k->slot);
+  pd__free(a, k->slot_gen);
+  pd__free(a, k->acc);
+  pd__free(a, k->cd);
+  pd__free(a, k->canon);
+  pd__free(a, k->rcanon);
+  pd__free(a, k);
+}
+
+/* ------------------------------------------------------------ local parse */
+
+/* Adds (state, origin) to the row being built unless present. */
+static bool pd__add(pd_classifier *k, uint32_t state, uint32_t origin) {
+  uint64_t key = ((uint64_t)state << 32 | origin) + 1;
+  uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15u) >> 50) & (PD__SLOTS - 1);
+  while (k->slot_gen[i] == k->gen) {
+    if (k->slot[i] == key) return true;
+    i = (i + 1) & (PD__SLOTS - 1);
+  }
+  if (k->items.len - pd_array_last(&k->rows) >= PD__ROW_MAX) {
+    k->over = true;
+    return true;
+  }
+  if (!pd_array_push(k->a, &k->items, ((pd__item){state, origin}))) return false;
+  k->slot_gen[i] = k->gen;
+  k->slot[i] = key;
+  return true;
+}
+
+/* The call edge of state s to rule r, or NULL (call edges are sorted by callee). */
+static const pd_pda_edge *pd__call_to(const pd_classifier *k, uint32_t s, uint32_t r) {
+  const pd_pda_state *st = &k->states[s];
+  const pd_pda_edge *e = k->edges + st->edges + st->n_byte;
+  uint32_t lo = 0, hi = st->n_call;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (e[mid].arg < r)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < st->n_call && e[lo].arg == r ? &e[lo] : NULL;
+}
+
+/* Completes item it (final, origin > 0) into the callers of its rule. */
+static bool pd__complete(pd_classifier *k, pd__item it) {
+  uint32_t rule = k->states[it.state].rule;
+  uint32_t a = k->rows.data[it.origin], e = k->rows.data[it.origin + 1];
+  for (uint32_t j = a; j < e; j++) {
+    pd__item caller = k->items.data[j];
+    const pd_pda_edge *call = pd__call_to(k, caller.state, rule);
+    if (call && !pd__add(k, call->to, caller.origin)) return false;
+  }
+  return true;
+}
+
+/* Closes the newest row: completion and prediction (nullable callees are
+ * stepped over at once, so completions with origin == row never arise).
+ * *ends: a final item of origin 0 (the seed's rule) is in the row. */
+static bool pd__close(pd_classifier *k, bool *ends) {
+  uint32_t row = (uint32_t)k->rows.len - 1;
+  for (size_t i = pd_array_last(&k->rows); i < k->items.len; i++) {
+    pd__item it = k->items.data[i];
+    const pd_pda_state *st = &k->states[it.state];
+    if (st->flags & PD_STATE_FINAL) {
+      if (it.origin == 0)
+        *ends = true;
+      else if (it.origin < row && !pd__complete(k, it))
+        return false;
+    }
+    const pd_pda_edge *e = k->edges + st->edges + st->n_byte;
+    for (uint32_t c = 0; c < st->n_call; c++) {
+      if (!pd__add(k, k->rules[e[c].arg].start, row)) return false;
+      if ((k->rules[e[c].arg].flags & PD_RULE_NULLABLE) && !pd__add(k, e[c].to, it.origin))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* The byte edge of state s taking b, or NULL. */
+static const pd_pda_edge *pd__byte_edge(const pd_classifier *k, uint32_t s, uint8_t b) {
+  const pd_pda_state *st = &k->states[s];
+  const pd_pda_edge *e = k->edges + st->edges;
+  for (uint32_t i = 0; i < st->n_byte && e[i].lo <= b; i++)
+    if (b <= e[i].hi) return &e[i];
+  return NULL;
+}
+
+static void pd__pop(pd_classifier *k, uint32_t n) {
+  k->rows.len -= n;
+  k->ends.len -= n;
+  k->items.len = k->rows.data[k->rows.len];
+}
+
+/* Scans b into a new closed row: 1 pushed, 0 dead, -1 out of memory. */
+static int pd__push(pd_classifier *k, uint8_t b) {
+  uint32_t a = pd_array_last(&k->rows), e = (uint32_t)k->items.len;
+  if (!pd_array_push(k->a, &k->rows, e) || !pd_array_reserve(k->a, &k->ends, 1)) return -1;
+  k->gen++;
+  for (uint32_t i = a; i < e; i++) {
+    const pd_pda_edge *x = pd__byte_edge(k, k->items.data[i].state, b);
+    if (x && !pd__add(k, x->to, k->items.data[i].origin)) return -1;
+  }
+  bool ends = false;
+  if (k->items.len > e && !pd__close(k, &ends)) return -1;
+  uint8_t before = pd_array_last(&k->ends);
+  k->ends.data[k->ends.len++] = (uint8_t)(before || ends);
+  if (k->items.len > e) return 1;
+  pd__pop(k, 1);
+  return 0;
+}
+
+/* Pushes token bytes b[*depth..len); 1 when all went in, 0 when one died, -1 on error. */
+static int pd__push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, uint32_t *depth) {
+  for (; *depth < len; ++*depth) {
+    int r = pd__push(k, b[*depth]);
+    if (r <= 0) return r;
+  }
+  return 1;
+}
+
+/* The trie walk from the seed row: fills acc and cd. */
+static pd_status pd__walk(pd_classifier *k, pd_error *err) {
+  const pd_trie *t = &k->c->trie;
+  const pd_vocab *v = k->v;
+  uint32_t depth = 0, i = 0;
+  while (i < t->n && !k->over) {
+    uint32_t id = t->order[i], len = v->offs[id + 1] - v->offs[id];
+    if (t->lcp[i] < depth) {
+      pd__pop(k, depth - t->lcp[i]);
+      depth = t->lcp[i];
+    }
+    int r = pd__push_rest(k, v->bytes + v->offs[id], len, &depth);
+    if (r < 0) return pd__nomem(err);
+    if (r) {
+      pd_bit_set(k->acc, id);
+      i++;
+      continue;
+    }
+    uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
+    if (k->ends.data[depth])
+      for (; i < next; i++) pd_bit_set(k->cd, i);
+    i = next;
+  }
+  if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", PD__ROW_MAX);
+  return PD_OK;
+}
+
+static size_t pd__count(const uint32_t *w, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += (size_t)__builtin_popcount(w[i]);
+  return c;
+}
+
+pd_status pd_classifier_run(pd_classifier *k, uint32_t s, pd_mask_class *out, pd_error *err) {
+  memset(out, 0, sizeof *out);
+  if (!k->states[s].n_byte) return PD_OK;
+  size_t w = k->c->u.n_words;
+  memset(k->acc, 0, w * sizeof *k->acc);
+  memset(k->cd, 0, k->c->pu.n_words * sizeof *k->cd);
+  k->items.len = k->rows.len = k->ends.len = 0;
+  k->over = false;
+  /* row 0: the seed alone, not closed (its own byte edges take the first byte) */
+  if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
+      !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
+    return pd__nomem(err);
+  pd_status st = pd__walk(k, err);
+  if (st != PD_OK) return st;
+  st = pd_tokset_from_bits(&out->accepted, k->acc, pd__count(k->acc, w), &k->c->u, k->a, err);
+  if (st == PD_OK)
+    st = pd_tokset_from_bits(&out->cd, k->cd, pd__count(k->cd, k->c->pu.n_words), &k->c->pu, k->a,
+                             err);
+  if (st != PD_OK) pd_mask_class_free(out, k->a);
+  return st;
+}
+
+/* --------------------------------------------------------------- the key */
+
+/* Discovery number of state s, queueing it when new. */
+static uint32_t pd__canon(pd_classifier *k, uint32_t s, bool *ok) {
+  if (!k->canon[s]) {
+    if (!pd_array_push(k->a, &k->queue, s)) return *ok = false, 0;
+    k->canon[s] = (uint32_t)k->queue.len;
+  }
+  return k->canon[s] - 1;
+}
+
+static uint32_t pd__rcanon(pd_classifier *k, uint32_t r, bool *ok) {
+  if (!k->rcanon[r]) {
+    if (!pd_array_push(k->a, &k->rqueue, r)) return *ok = false, 0;
+    k->rcanon[r] = (uint32_t)k->rqueue.len;
+  }
+  return k->rcanon[r] - 1;
+}
+
+/* Appends state s: rule, final, byte edges (lo, hi, to), call edges (callee,
+ * callee start, nullable, return). */
+static bool pd__key_state(pd_classifier *k, uint32_t s) {
+  const pd_pda_state *st = &k->states[s];
+  const pd_pda_edge *e = k->edges + st->edges;
+  bool ok = true;
+  uint32_t head[4] = {pd__rcanon(k, st->rule, &ok), st->flags & PD_STATE_FINAL, st->n_byte,
+                      st->n_call};
+  for (int i = 0; i < 4; i++) ok = ok && pd_array_push(k->a, &k->key, head[i]);
+  for (uint32_t i = 0; i < st->n_byte + st->n_call && ok; i++) {
+    const pd_pda_edge *x = &e[i];
+    uint32_t w[4];
+    if (x->kind == PD_EDGE_BYTE) {
+      w[0] = x->lo, w[1] = x->hi, w[2] = pd__canon(k, x->to, &ok), w[3] = 0;
+    } else {
+      const pd_pda_rule *r = &k->rules[x->arg];
+      w[0] = pd__rcanon(k, x->arg, &ok), w[1] = pd__canon(k, r->start, &ok);
+      w[2] = r->flags & PD_RULE_NULLABLE, w[3] = pd__canon(k, x->to, &ok);
+    }
+    for (int j = 0; j < 4; j++) ok = ok && pd_array_push(k->a, &k->key, w[j]);
+  }
+  return ok;
+}
+
+static uint64_t pd__hash(const uint32_t *w, size_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15u ^ n;
+  for (size_t i = 0; i < n; i++) h = (h ^ w[i]) * 0x100000001b3u, h ^= h >> 31;
+  return h;
+}
+
+pd_status pd_classifier_key(pd_classifier *k, uint32_t s, const uint32_t **key, size_t *n,
+                            uint64_t *hash, pd_error *err) {
+  bool ok = true;
+  k->key.len = k->queue.len = k->rqueue.len = 0;
+  pd__canon(k, s, &ok);
+  for (size_t q = 0; q < k->queue.len && ok; q++) ok = pd__key_state(k, k->queue.data[q]);
+  for (size_t q = 0; q < k->queue.len; q++) k->canon[k->queue.data[q]] = 0;
+  for (size_t q = 0; q < k->rqueue.len; q++) k->rcanon[k->rqueue.data[q]] = 0;
+  if (!ok) return pd__nomem(err);
+  *key = k->key.data;
+  *n = k->key.len;
+  *hash = pd__hash(k->key.data, k->key.len);
+  return PD_OK;
+}

@@ -1,0 +1,38 @@
+/* classify.h - compile-time classification of the text tokens for one state.
+ *
+ * For a state s of rule R, a local Earley parse starts from the lone item
+ * (s, origin 0) and walks the vocabulary trie. Its first byte is scanned by s's
+ * own byte edges only: every accepted path at run time begins with the byte
+ * edge of some item of the live row, and that item's class accounts for it.
+ * Items of origin 0 are R's own, so a final one means R may end there (it is
+ * not completed: the caller is unknown). A token is
+ *   accepted  when all its bytes are pushed (sound in every context),
+ *   cd        else, when R may end after 1 .. len-1 of its bytes (the stack decides;
+ *             stored as trie positions),
+ *   rejected  otherwise.
+ * States without byte edges get empty classes: no accepted path begins there.
+ *
+ * The key of a state is its local language: the automaton reachable from s
+ * (byte edges, call edges into callees and back) serialized with states and
+ * rules renumbered in discovery order, so equal keys classify alike under any
+ * grammar over the same vocabulary.
+ */
+#ifndef PD_MASKS_CLASSIFY_H
+#define PD_MASKS_CLASSIFY_H
+#include "base/array.h"
+#include "masks/cache.h"
+#include "pda/pda.h"
+
+typedef struct pd_classifier pd_classifier;
+
+pd_status pd_classifier_new(const pd_pda *p, const pd_vocab *v, const pd_mask_cache *c,
+                            const pd_allocator *a, pd_classifier **out, pd_error *err);
+void pd_classifier_free(pd_classifier *k);
+/* The key of state s (valid until the next call) and its hash. */
+pd_status pd_classifier_key(pd_classifier *k, uint32_t s, const uint32_t **key, size_t *n,
+                            uint64_t *hash, pd_error *err);
+/* Classifies state s into *out (owned by the caller). PD_ERR_LIMIT when a row
+ * grows past max_items: the state is then left to the run-time walk. */
+pd_status pd_classifier_run(pd_classifier *k, uint32_t s, pd_mask_class *out, pd_error *err);
+
+#endif

@@ -1,0 +1,251 @@
+/* fill.c - pd_matcher_fill_bitmask: the exact mask of the matcher's current row.
+ *
+ * Bit t is set iff pd_matcher_accept_token(t) would succeed (earley.h gives the
+ * token semantics). Text tokens: the union of accepted(s) over the states s of
+ * the current row's items, plus the context-dependent tokens cd(s) that the live
+ * parser takes when their bytes are pushed (masks.h). States without tables
+ * fall back to a walk of the vocabulary trie over the live parser, sharing the
+ * rows of a common prefix and skipping every token under a dead prefix. Then
+ * stop tokens (when the row is accepting), token edges and empty tokens. */
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/error.h"
+#include "earley/earley.h"
+#include "masks/masks_internal.h"
+#include "masks/vocab.h"
+
+/* Pushes token order[i]'s bytes from depth *depth on; returns false at the
+ * first dead byte (then *depth = bytes alive). Other errors go to *st. */
+static bool pd__push_rest(pd_matcher *m, const uint8_t *b, uint32_t len, uint32_t *depth,
+                          pd_status *st) {
+  while (*depth < len) {
+    pd_status s = pd_earley_push_byte(m, b[*depth]);
+    if (s == PD_ERR_NOMEM) *st = s;
+    if (s != PD_OK) return false;
+    ++*depth;
+  }
+  return true;
+}
+
+/* The trie walk over the live parser: sets the bit of every text token whose
+ * bytes can all be pushed. Leaves the matcher's rows as they were. */
+static pd_status pd__fill_walk(pd_matcher *m, const pd_mask_cache *c, uint32_t *words) {
+  const pd_trie *t = &c->trie;
+  const pd_vocab *v = m->g->vocab;
+  uint32_t depth = 0, i = 0;
+  pd_status st = PD_OK;
+  while (i < t->n && st == PD_OK) {
+    uint32_t id = t->order[i], len = v->offs[id + 1] - v->offs[id];
+    if (t->lcp[i] < depth) {
+      pd_earley_pop(m, depth - t->lcp[i]);
+      depth = t->lcp[i];
+    }
+    if (pd__push_rest(m, v->bytes + v->offs[id], len, &depth, &st)) {
+      pd_bit_set(words, id);
+      i++;
+    } else {
+      i = pd_trie_skip_depth(t, i, depth + 1);
+    }
+  }
+  if (depth) pd_earley_pop(m, depth);
+  return st;
+}
+
+/* Whether text token id's bytes can all be pushed now (rows left unchanged). */
+static pd_status pd__check_token(pd_matcher *m, uint32_t id, bool *ok) {
+  const pd_vocab *v = m->g->vocab;
+  uint32_t depth = 0, len = v->offs[id + 1] - v->offs[id];
+  pd_status st = PD_OK;
+  *ok = pd__push_rest(m, v->bytes + v->offs[id], len, &depth, &st);
+  if (depth) pd_earley_pop(m, depth);
+  return st;
+}
+
+/* Sets the ids of one token edge: arg (neg = 0) or every id but arg. */
+static void pd__fill_edge(const pd_mask_cache *c, const pd_pda_edge *e, size_t size,
+                          uint32_t *words) {
+  if (!e->neg) {
+    if (e->arg < size && pd_bit_get(c->edge_ok, e->arg)) pd_bit_set(words, e->arg);
+    return;
+  }
+  for (size_t w = 0; w < c->u.n_words; w++) {
+    uint32_t keep = w == e->arg / 32 ? ~(1u << (e->arg % 32)) : ~0u;
+    words[w] |= c->edge_ok[w] & keep;
+  }
+}
+
+/* Token edges of the current row's items. */
+static void pd__fill_edges(const pd_matcher *m, const pd_mask_cache *c, uint32_t *words) {
+  size_t n, size = m->g->vocab->size;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  for (size_t i = 0; i < n; i++) {
+    const pd_pda_state *s = &m->states[it[i].state];
+    const pd_pda_edge *e = m->edges + s->edges + s->n_byte + s->n_call;
+    for (uint32_t k = 0; k < s->n_token; k++) pd__fill_edge(c, &e[k], size, words);
+  }
+}
+
+/* Stop tokens, token edges and empty tokens: the ids outside the trie. */
+static void pd__fill_rest(const pd_matcher *m, const pd_mask_cache *c, uint32_t *words) {
+  if (pd_earley_accepting(m))
+    for (uint32_t i = 0; i < c->n_eos; i++) pd_bit_set(words, c->eos[i]);
+  uint32_t live[8];
+  bool any_token = false;
+  pd_earley_live(m, live, &any_token);
+  if (any_token) pd__fill_edges(m, c, words);
+  for (uint32_t i = 0; i < c->n_empty; i++) pd_bit_set(words, c->empty[i]);
+}
+
+/* Accepted sets of the row's distinct states, then the cd stragglers. */
+static pd_status pd__fill_classified(pd_matcher *m, const pd_masks *mk, uint32_t *words);
+
+static bool pd__row_classified(const pd_matcher *m, const pd_masks *mk) {
+  if (!mk || !mk->cls) return false;
+  size_t n;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  for (size_t i = 0; i < n; i++)
+    if (!mk->cls[it[i].state]) return false;
+  return true;
+}
+
+static bool pd__all_allowed(const uint32_t *words, size_t width) {
+  for (size_t w = 0; w < width / 32; w++)
+    if (words[w] != ~0u) return false;
+  return width % 32 == 0 || words[width / 32] == (1u << (width % 32)) - 1;
+}
+
+pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words,
+                                  bool *all_allowed, pd_error *err) {
+  if (all_allowed) *all_allowed = false;
+  if (!m || !words) return pd__fail(err, PD_ERR_ARG, "fill_bitmask: NULL argument");
+  const pd_vocab *v = m->g->vocab;
+  if (!v) return pd__fail(err, PD_ERR_STATE, "fill_bitmask: the grammar has no vocabulary");
+  if (n_words < (v->width + 31) / 32)
+    return pd__fail(err, PD_ERR_ARG, "fill_bitmask: %zu words cannot hold %zu ids", n_words,
+                    v->width);
+  memset(words, 0, n_words * sizeof *words);
+  if (m->terminated) return PD_OK;
+  pd_mask_cache *c = m->g->masks ? m->g->masks->cache : NULL;
+  pd_status st = c ? PD_OK : pd_mask_cache_get(m->g->vocab, &c, err);
+  if (st != PD_OK) return st;
+  if (pd__row_classified(m, m->g->masks))
+    st = pd__fill_classified(m, m->g->masks, words);
+  else
+    st = pd__fill_walk(m, c, words);
+  if (st != PD_OK) {
+    memset(words, 0, n_words * sizeof *words);
+    return st == PD_ERR_NOMEM ? pd__nomem(err) : pd__fail(err, st, "fill_bitmask failed");
+  }
+  pd__fill_rest(m, c, words);
+  if (all_allowed) *all_allowed = pd__all_allowed(words, v->width);
+  return PD_OK;
+}
+
+#define PD__MAX_CLASSES 256 /* distinct classes per row handled without the walk */
+
+/* The first set bit at or after q, or UINT32_MAX. */
+static uint32_t pd__next_bit(const uint32_t *bits, size_t n_words, uint32_t q) {
+  size_t w = q / 32;
+  if (w >= n_words) return UINT32_MAX;
+  uint32_t x = bits[w] & (~0u << (q % 32));
+  while (!x) {
+    if (++w >= n_words) return UINT32_MAX;
+    x = bits[w];
+  }
+  return (uint32_t)(w * 32) + (uint32_t)__builtin_ctz(x);
+}
+
+static uint32_t pd__common(const uint8_t *a, const uint8_t *b, uint32_t n) {
+  uint32_t k = 0;
+  while (k < n && a[k] == b[k]) k++;
+  return k;
+}
+
+/* Checks the candidate trie positions cand (not yet in words) against the live
+ * parser in trie order: a prefix shared with the previous candidate is pushed
+ * once, and a dead prefix skips every candidate under it. */
+static pd_status pd__walk_candidates(pd_matcher *m, const pd_trie *t, const uint32_t *cand,
+                                     size_t n_words, uint32_t *words) {
+  const pd_vocab *v = m->g->vocab;
+  const uint8_t *on_stack = NULL; /* bytes of the token whose prefix the rows hold */
+  uint32_t depth = 0;
+  pd_status st = PD_OK;
+  for (uint32_t p = pd__next_bit(cand, n_words, 0); p != UINT32_MAX && st == PD_OK;) {
+    uint32_t id = t->order[p], len = v->offs[id + 1] - v->offs[id];
+    const uint8_t *b = v->bytes + v->offs[id];
+    if (pd_bit_get(words, id)) {
+      p = pd__next_bit(cand, n_words, p + 1);
+      continue;
+    }
+    uint32_t keep = depth ? pd__common(on_stack, b, depth < len ? depth : len) : 0;
+    if (keep < depth) pd_earley_pop(m, depth - keep);
+    depth = keep;
+    on_stack = b;
+    if (pd__push_rest(m, b, len, &depth, &st)) {
+      pd_bit_set(words, id);
+      p = pd__next_bit(cand, n_words, p + 1);
+    } else {
+      p = pd__next_bit(cand, n_words, pd_trie_skip_depth(t, p, depth + 1));
+    }
+  }
+  if (depth) pd_earley_pop(m, depth);
+  return st;
+}
+
+#define PD__STACK_WORDS 8192 /* candidate bitsets up to 262,144 positions live on the stack */
+
+/* The union of the classes' cd sets, walked as candidates. */
+static pd_status pd__fill_cd(pd_matcher *m, const pd_mask_cache *c, const pd_mask_class **cls,
+                             size_t n, uint32_t *words) {
+  const pd_tokset *cd[PD__MAX_CLASSES];
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (cls[i]->cd.n || cls[i]->cd.kind != PD_TOKSET_IDS) cd[k++] = &cls[i]->cd;
+  if (!k) return PD_OK;
+  uint32_t local[PD__STACK_WORDS], *cand = local;
+  size_t n_words = c->pu.n_words;
+  if (n_words > PD__STACK_WORDS && !(cand = pd__malloc(m->alloc, n_words * sizeof *cand)))
+    return PD_ERR_NOMEM;
+  pd_tokset_union(cd, k, cand, &c->pu);
+  pd_status st = pd__walk_candidates(m, &c->trie, cand, n_words, words);
+  if (cand != local) pd__free(m->alloc, cand);
+  return st;
+}
+
+static bool pd__class_empty(const pd_mask_class *c) {
+  return c->accepted.kind == PD_TOKSET_IDS && !c->accepted.n && c->cd.kind == PD_TOKSET_IDS &&
+         !c->cd.n;
+}
+
+/* The distinct non-empty classes of the current row's states (by pointer);
+ * *too_many when there are more than PD__MAX_CLASSES. */
+static size_t pd__row_classes(const pd_matcher *m, const pd_masks *mk,
+                              const pd_mask_class **out, bool *too_many) {
+  size_t n, k = 0;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  for (size_t i = 0; i < n; i++) {
+    const pd_mask_class *c = mk->cls[it[i].state];
+    if (pd__class_empty(c)) continue; /* rejects every text token */
+    size_t j = 0;
+    while (j < k && out[j] != c) j++;
+    if (j < k) continue;
+    if (k == PD__MAX_CLASSES) {
+      *too_many = true;
+      return 0;
+    }
+    out[k++] = c;
+  }
+  return k;
+}
+
+static pd_status pd__fill_classified(pd_matcher *m, const pd_masks *mk, uint32_t *words) {
+  const pd_mask_class *cls[PD__MAX_CLASSES];
+  const pd_tokset *acc[PD__MAX_CLASSES] = {0};
+  bool too_many = false;
+  size_t n = pd__row_classes(m, mk, cls, &too_many);
+  if (too_many) return pd__fill_walk(m, mk->cache, words);
+  for (size_t i = 0; i < n; i++) acc[i] = &cls[i]->accepted;
+  pd_tokset_union(acc, n, words, &mk->cache->u);
+  return pd__fill_cd(m, mk->cache, cls, n, words);
+}

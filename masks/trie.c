@@ -1,0 +1,91 @@
+/* trie.c - sorting the vocabulary into a walkable implicit trie (see trie.h). */
+#include "trie.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+typedef struct pd__tok {
+  const uint8_t *b;
+  uint32_t len, id;
+} pd__tok;
+
+static int pd__tok_cmp(const void *pa, const void *pb) {
+  const pd__tok *a = pa, *b = pb;
+  uint32_t n = a->len < b->len ? a->len : b->len;
+  int c = n ? memcmp(a->b, b->b, n) : 0;
+  if (c) return c;
+  if (a->len != b->len) return a->len < b->len ? -1 : 1;
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static uint32_t pd__common(const pd__tok *a, const pd__tok *b) {
+  uint32_t n = a->len < b->len ? a->len : b->len, k = 0;
+  while (k < n && a->b[k] == b->b[k]) k++;
+  return k;
+}
+
+/* Collects the normal, non-empty tokens of v; returns how many. */
+static uint32_t pd__collect(const pd_vocab *v, pd__tok *toks, uint32_t *max_len) {
+  uint32_t n = 0, size = (uint32_t)pd_vocab_size(v);
+  for (uint32_t id = 0; id < size; id++) {
+    const uint8_t *b;
+    size_t len;
+    uint32_t flags;
+    if (pd_vocab_token(v, id, &b, &len, &flags) != PD_OK || flags || !len) continue;
+    toks[n++] = (pd__tok){b, (uint32_t)len, id};
+    if (len > *max_len) *max_len = (uint32_t)len;
+  }
+  return n;
+}
+
+/* skip[i] by a backward pass: a successor k with lcp[k] >= len(i) begins with
+ * token i, and so does everything before skip[k]. */
+static void pd__fill_skip(pd_trie *t, const pd__tok *toks) {
+  for (uint32_t i = t->n; i-- > 0;) {
+    uint32_t k = i + 1;
+    while (k < t->n && t->lcp[k] >= toks[i].len) k = t->skip[k];
+    t->skip[i] = k;
+  }
+}
+
+pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd_error *err) {
+  memset(t, 0, sizeof *t);
+  size_t size = pd_vocab_size(v);
+  pd__tok *toks = pd__calloc(a, size ? size : 1, sizeof *toks);
+  if (!toks) return pd__nomem(err);
+  uint32_t max_len = 0, n = pd__collect(v, toks, &max_len);
+  qsort(toks, n, sizeof *toks, pd__tok_cmp);
+  t->order = pd__malloc(a, (n ? n : 1) * sizeof *t->order);
+  t->lcp = pd__malloc(a, (n ? n : 1) * sizeof *t->lcp);
+  t->skip = pd__malloc(a, (n ? n : 1) * sizeof *t->skip);
+  if (!t->order || !t->lcp || !t->skip) {
+    pd__free(a, toks);
+    pd_trie_free(t, a);
+    return pd__nomem(err);
+  }
+  t->n = n;
+  t->max_len = max_len;
+  for (uint32_t i = 0; i < n; i++) {
+    t->order[i] = toks[i].id;
+    t->lcp[i] = i ? pd__common(&toks[i - 1], &toks[i]) : 0;
+  }
+  pd__fill_skip(t, toks);
+  pd__free(a, toks);
+  return PD_OK;
+}
+
+void pd_trie_free(pd_trie *t, const pd_allocator *a) {
+  pd__free(a, t->order);
+  pd__free(a, t->lcp);
+  pd__free(a, t->skip);
+  memset(t, 0, sizeof *t);
+}
+
+uint32_t pd_trie_skip_depth(const pd_trie *t, uint32_t i, uint32_t depth) {
+  uint32_t k = i + 1;
+  while (k < t->n && t->lcp[k] >= depth) k = t->skip[k];
+  return k;
+}

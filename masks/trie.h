@@ -1,0 +1,37 @@
+/* trie.h - the vocabulary as an implicit trie: the text tokens sorted by bytes.
+ *
+ * Sorted order puts every token right after its prefixes, so a depth-first walk
+ * is a scan of order[]:
+ *   lcp[i]  = bytes token order[i] shares with order[i-1] (lcp[0] = 0): the walk
+ *             pops back to depth lcp[i] and pushes only the rest;
+ *   skip[i] = the first k > i whose token does NOT begin with all of order[i]'s
+ *             bytes (a true prefix test, not a substring test): when order[i]
+ *             dies, every token in (i, skip[i]) dies with it.
+ * A prefix that dies at depth d < len skips to pd_trie_skip_depth(t, i, d).
+ * Only normal tokens with at least one byte are in the walk; special, EOS and
+ * hole ids and empty tokens are decided apart from it.
+ */
+#ifndef PD_MASKS_TRIE_H
+#define PD_MASKS_TRIE_H
+#include <stdint.h>
+
+#include "pushdown.h"
+
+typedef struct pd_trie {
+  uint32_t n;        /* tokens in the walk */
+  uint32_t max_len;  /* longest token, bytes */
+  uint32_t *order;   /* [n] token ids in byte order (ties by id) */
+  uint32_t *lcp;     /* [n] */
+  uint32_t *skip;    /* [n] */
+} pd_trie;
+
+/* Builds t over v's normal tokens. On failure t is left empty. */
+pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd_error *err);
+void pd_trie_free(pd_trie *t, const pd_allocator *a);
+
+/* The first k > i whose token does not share its first depth bytes with
+ * order[i] (depth <= its length): where the walk resumes when order[i]'s
+ * prefix of depth bytes dies. */
+uint32_t pd_trie_skip_depth(const pd_trie *t, uint32_t i, uint32_t depth);
+
+#endif

@@ -1,0 +1,58 @@
+/* build.h - the passes of pd_pda_build (internal to pda/).
+ *
+ *   repeat.c  lowers large x{m,n} in a working copy of the IR into helper rules
+ *   nfa.c     one rule body -> Thompson NFA with epsilon edges (UTF-8 -> byte ranges)
+ *   dfa.c     NFA -> deterministic automaton by subset construction, appended to the
+ *             growing state/edge arrays of the whole grammar
+ *   pda.c     checks, productive/dead-state pruning, nullable rules, packing
+ */
+#ifndef PD_PDA_BUILD_H
+#define PD_PDA_BUILD_H
+#include "base/array.h"
+#include "pda/ir.h"
+#include "pda/pda.h"
+
+#define PD_NFA_EPS 3 /* NFA-only edge kind next to pd_pda_edge_kind */
+
+typedef struct pd_nfa_edge {
+  uint32_t from, to;
+  uint8_t kind; /* pd_pda_edge_kind or PD_NFA_EPS */
+  uint8_t lo, hi, neg;
+  uint32_t arg;
+} pd_nfa_edge;
+
+/* A Thompson NFA for one rule. After pd_pda_nfa_build, edges are sorted by
+ * from and the edges of state q are edges[first[q] .. first[q+1]). */
+typedef struct pd_nfa {
+  const pd_allocator *a;
+  uint32_t n_states, start, final;
+  PD_ARRAY(pd_nfa_edge) edges;
+  PD_ARRAY(uint32_t) first;
+  uint32_t max_states; /* NFA states allowed, else PD_ERR_LIMIT */
+} pd_nfa;
+
+/* The automata of the whole grammar while they are built. */
+typedef struct pd_pda_builder {
+  const pd_allocator *a;
+  PD_ARRAY(pd_pda_state) states;
+  PD_ARRAY(pd_pda_edge) edges;
+  PD_ARRAY(pd_pda_rule) rules;
+  uint32_t max_states;
+} pd_pda_builder;
+
+/* Replaces every REPEAT node of w that is too large to copy inline by helper
+ * rules (see pda.h); checks bounds against max_repeat. */
+pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err);
+/* Weight of a node: roughly the NFA states it costs when inlined (capped). */
+uint32_t pd_pda_weight(const pd_ir *w, uint32_t node, int depth);
+/* Whether a REPEAT node of child weight weight and bounds min..max is copied inline. */
+bool pd_pda_repeat_inline(uint32_t weight, uint32_t min, uint32_t max);
+
+/* Builds the NFA of body into nfa (cleared first). */
+pd_status pd_pda_nfa_build(pd_nfa *nfa, const pd_ir *w, uint32_t body, pd_error *err);
+void pd_pda_nfa_free(pd_nfa *nfa);
+
+/* Determinizes nfa as the states of rule (appended to b; fills b->rules[rule]). */
+pd_status pd_pda_dfa_build(pd_pda_builder *b, const pd_nfa *nfa, uint32_t rule, pd_error *err);
+
+#endif

@@ -1,0 +1,226 @@
+/* dfa.c - subset construction: one rule's NFA -> a deterministic automaton.
+ *
+ * A DFA state is an epsilon-closed set of NFA states, interned in a pool
+ * (set k = pool[sets[k].off .. +len), sorted) with an open-addressing table.
+ * Its byte edges are the elementary intervals between the boundaries of the
+ * NFA byte edges it contains, merged when neighbours reach the same set, so
+ * byte edges come out sorted and disjoint; calls and tokens are grouped by
+ * callee / (id, negated). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "build.h"
+
+typedef struct pd__span {
+  uint32_t off, len;
+} pd__span;
+
+typedef struct pd__sub {
+  const pd_nfa *nfa;
+  const pd_allocator *a;
+  PD_ARRAY(uint32_t) pool;
+  PD_ARRAY(pd__span) sets;
+  uint32_t *table; /* set index + 1; 0 = empty */
+  size_t table_cap;
+  uint32_t *mark; /* per NFA state: generation it was last added to the closure */
+  uint32_t gen;
+  PD_ARRAY(uint32_t) stack, seed;
+  PD_ARRAY(pd_nfa_edge) out; /* the non-epsilon edges of the set being expanded */
+  uint32_t limit;            /* DFA states allowed for this rule */
+} pd__sub;
+
+static uint32_t pd__hash(const uint32_t *s, uint32_t n) {
+  uint32_t h = 2166136261u ^ n;
+  for (uint32_t i = 0; i < n; i++) h = (h ^ s[i]) * 16777619u;
+  return h;
+}
+
+static bool pd__table_grow(pd__sub *u) {
+  if (u->table_cap && u->sets.len * 2 < u->table_cap) return true;
+  size_t cap = u->table_cap ? u->table_cap * 2 : 64;
+  uint32_t *t = pd__calloc(u->a, cap, sizeof *t);
+  if (!t) return false;
+  for (size_t k = 0; k < u->sets.len; k++) {
+    const pd__span *sp = &u->sets.data[k];
+    size_t i = pd__hash(u->pool.data + sp->off, sp->len) & (cap - 1);
+    while (t[i]) i = (i + 1) & (cap - 1);
+    t[i] = (uint32_t)k + 1;
+  }
+  pd__free(u->a, u->table);
+  u->table = t;
+  u->table_cap = cap;
+  return true;
+}
+
+static int pd__cmp_u32(const void *x, const void *y) {
+  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* Epsilon closure of u->seed, appended (sorted) at the end of the pool. */
+static bool pd__closure(pd__sub *u) {
+  const pd_nfa *n = u->nfa;
+  u->gen++;
+  pd_array_clear(&u->stack);
+  size_t base = u->pool.len;
+  for (size_t i = 0; i < u->seed.len; i++) {
+    uint32_t q = u->seed.data[i];
+    if (u->mark[q] == u->gen) continue;
+    u->mark[q] = u->gen;
+    if (!pd_array_push(u->a, &u->stack, q) || !pd_array_push(u->a, &u->pool, q)) return false;
+  }
+  while (u->stack.len) {
+    uint32_t q = u->stack.data[--u->stack.len];
+    for (uint32_t e = n->first.data[q]; e < n->first.data[q + 1]; e++) {
+      const pd_nfa_edge *ed = &n->edges.data[e];
+      if (ed->kind != PD_NFA_EPS || u->mark[ed->to] == u->gen) continue;
+      u->mark[ed->to] = u->gen;
+      if (!pd_array_push(u->a, &u->stack, ed->to) || !pd_array_push(u->a, &u->pool, ed->to))
+        return false;
+    }
+  }
+  if (u->pool.len > base) qsort(u->pool.data + base, u->pool.len - base, sizeof *u->pool.data, pd__cmp_u32);
+  return true;
+}
+
+/* Interns the closure of u->seed; *id gets its DFA state (new or old). */
+static pd_status pd__intern(pd__sub *u, uint32_t *id, pd_error *err) {
+  size_t base = u->pool.len;
+  if (!pd__closure(u) || !pd__table_grow(u)) return pd__nomem(err);
+  uint32_t len = (uint32_t)(u->pool.len - base);
+  const uint32_t *s = u->pool.data + base;
+  size_t i = pd__hash(s, len) & (u->table_cap - 1);
+  while (u->table[i]) {
+    const pd__span *sp = &u->sets.data[u->table[i] - 1];
+    if (sp->len == len && !memcmp(u->pool.data + sp->off, s, len * sizeof *s)) {
+      u->pool.len = base;
+      *id = u->table[i] - 1;
+      return PD_OK;
+    }
+    i = (i + 1) & (u->table_cap - 1);
+  }
+  if (u->sets.len >= u->limit)
+    return pd__fail(err, PD_ERR_LIMIT, "grammar needs more than the allowed automaton states");
+  if (!pd_array_push(u->a, &u->sets, ((pd__span){(uint32_t)base, len}))) return pd__nomem(err);
+  u->table[i] = (uint32_t)u->sets.len;
+  *id = (uint32_t)u->sets.len - 1;
+  return PD_OK;
+}
+
+static int pd__cmp_edge(const void *x, const void *y) {
+  const pd_nfa_edge *a = x, *b = y;
+  if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+  if (a->arg != b->arg) return a->arg < b->arg ? -1 : 1;
+  if (a->neg != b->neg) return a->neg < b->neg ? -1 : 1;
+  return (a->to > b->to) - (a->to < b->to);
+}
+
+static bool pd__emit(pd_pda_builder *b, uint8_t kind, uint8_t lo, uint8_t hi, uint8_t neg,
+                     uint32_t arg, uint32_t to) {
+  pd_pda_edge e = {kind, lo, hi, neg, arg, to};
+  return pd_array_push(b->a, &b->edges, e);
+}
+
+/* Byte edges of the current set: elementary intervals, merged when equal. */
+static pd_status pd__bytes(pd__sub *u, pd_pda_builder *b, size_t nb, uint32_t start,
+                           uint32_t *count, pd_error *err) {
+  bool cut[257] = {false};
+  for (size_t i = 0; i < nb; i++) {
+    cut[u->out.data[i].lo] = true;
+    cut[u->out.data[i].hi + 1] = true;
+  }
+  size_t first_edge = b->edges.len;
+  for (int lo = 0; lo < 256;) {
+    int hi = lo;
+    while (hi + 1 < 256 && !cut[hi + 1]) hi++;
+    pd_array_clear(&u->seed);
+    for (size_t i = 0; i < nb; i++) {
+      const pd_nfa_edge *e = &u->out.data[i];
+      if (e->lo <= lo && hi <= e->hi && !pd_array_push(u->a, &u->seed, e->to)) return pd__nomem(err);
+    }
+    if (u->seed.len) {
+      uint32_t id;
+      pd_status s = pd__intern(u, &id, err);
+      if (s) return s;
+      pd_pda_edge *last = b->edges.len > first_edge ? &pd_array_last(&b->edges) : NULL;
+      if (last && last->to == start + id && last->hi + 1 == lo) last->hi = (uint8_t)hi;
+      else if (!pd__emit(b, PD_EDGE_BYTE, (uint8_t)lo, (uint8_t)hi, 0, 0, start + id))
+        return pd__nomem(err);
+    }
+    lo = hi + 1;
+  }
+  *count = (uint32_t)(b->edges.len - first_edge);
+  return PD_OK;
+}
+
+/* Call or token edges out[i..j) (sorted): one DFA edge per (kind, arg, neg). */
+static pd_status pd__grouped(pd__sub *u, pd_pda_builder *b, size_t i, size_t j, uint32_t start,
+                             uint32_t *count, pd_error *err) {
+  *count = 0;
+  while (i < j) {
+    size_t k = i;
+    pd_array_clear(&u->seed);
+    for (; k < j && u->out.data[k].arg == u->out.data[i].arg &&
+           u->out.data[k].neg == u->out.data[i].neg; k++)
+      if (!pd_array_push(u->a, &u->seed, u->out.data[k].to)) return pd__nomem(err);
+    uint32_t id;
+    pd_status s = pd__intern(u, &id, err);
+    if (s) return s;
+    pd_nfa_edge e = u->out.data[i];
+    if (!pd__emit(b, e.kind, 0, 0, e.neg, e.arg, start + id)) return pd__nomem(err);
+    ++*count;
+    i = k;
+  }
+  return PD_OK;
+}
+
+/* Expands DFA state d (already interned) into a builder state with its edges. */
+static pd_status pd__expand(pd__sub *u, pd_pda_builder *b, uint32_t d, uint32_t rule,
+                            uint32_t start, pd_error *err) {
+  pd_array_clear(&u->out);
+  pd_pda_state st = {rule, (uint32_t)b->edges.len, 0, 0, 0, 0};
+  for (uint32_t k = 0; k < u->sets.data[d].len; k++) {
+    uint32_t q = u->pool.data[u->sets.data[d].off + k];
+    if (q == u->nfa->final) st.flags |= PD_STATE_FINAL;
+    for (uint32_t e = u->nfa->first.data[q]; e < u->nfa->first.data[q + 1]; e++)
+      if (u->nfa->edges.data[e].kind != PD_NFA_EPS &&
+          !pd_array_push(u->a, &u->out, u->nfa->edges.data[e]))
+        return pd__nomem(err);
+  }
+  if (u->out.len) qsort(u->out.data, u->out.len, sizeof *u->out.data, pd__cmp_edge);
+  size_t nb = 0;
+  while (nb < u->out.len && u->out.data[nb].kind == PD_EDGE_BYTE) nb++;
+  size_t nc = nb;
+  while (nc < u->out.len && u->out.data[nc].kind == PD_EDGE_CALL) nc++;
+  pd_status s = pd__bytes(u, b, nb, start, &st.n_byte, err);
+  if (!s) s = pd__grouped(u, b, nb, nc, start, &st.n_call, err);
+  if (!s) s = pd__grouped(u, b, nc, u->out.len, start, &st.n_token, err);
+  if (s) return s;
+  return pd_array_push(b->a, &b->states, st) ? PD_OK : pd__nomem(err);
+}
+
+static void pd__sub_free(pd__sub *u) {
+  pd_array_free(u->a, &u->pool);
+  pd_array_free(u->a, &u->sets);
+  pd_array_free(u->a, &u->stack);
+  pd_array_free(u->a, &u->seed);
+  pd_array_free(u->a, &u->out);
+  pd__free(u->a, u->table);
+  pd__free(u->a, u->mark);
+}
+
+pd_status pd_pda_dfa_build(pd_pda_builder *b, const pd_nfa *nfa, uint32_t rule, pd_error *err) {
+  uint32_t start = (uint32_t)b->states.len;
+  pd__sub u = {.nfa = nfa, .a = b->a};
+  u.limit = b->max_states > start ? b->max_states - start : 0;
+  u.mark = pd__calloc(b->a, nfa->n_states ? nfa->n_states : 1, sizeof *u.mark);
+  pd_status s = u.mark ? PD_OK : pd__nomem(err);
+  uint32_t id;
+  if (!s && !pd_array_push(b->a, &u.seed, nfa->start)) s = pd__nomem(err);
+  if (!s) s = pd__intern(&u, &id, err);
+  for (uint32_t d = 0; !s && d < u.sets.len; d++) s = pd__expand(&u, b, d, rule, start, err);
+  if (!s) b->rules.data[rule] = (pd_pda_rule){start, (uint32_t)u.sets.len, 0, 0};
+  pd__sub_free(&u);
+  return s;
+}

@@ -1,0 +1,143 @@
+/* pda.h - the pushdown automaton: one byte-level automaton per rule (internal).
+ *
+ * A compiled grammar holds one pd_pda. Every rule r of the (lowered) grammar
+ * owns a contiguous range of states; the whole automaton lives in one
+ * allocation (mem) with byte offsets, no pointers, so it can be copied or
+ * serialized as a block:
+ *
+ *   rules  = (pd_pda_rule  *)(mem + rules_at)    [n_rules]
+ *   states = (pd_pda_state *)(mem + states_at)   [n_states]
+ *   edges  = (pd_pda_edge  *)(mem + edges_at)    [n_edges]
+ *   names  = (char *)(mem + names_at)            [names_len], NUL-separated
+ *
+ *   states of rule r:   rules[r].start .. rules[r].start + rules[r].n_states - 1
+ *   start state of r:   rules[r].start
+ *   edges of state s:   edges[states[s].edges .. states[s].edges + n_byte + n_call + n_token)
+ *                       in that order: byte edges, then call edges, then token edges
+ *   byte edges of s:    sorted by lo, pairwise disjoint ([lo,hi] never overlap), so at
+ *                       most one byte edge of a state matches a byte
+ *   call edges of s:    sorted by callee, at most one per callee (the automaton of a
+ *                       rule is deterministic: built by subset construction)
+ *   token edges of s:   sorted by (id, negated), at most one per pair
+ *
+ * Edge meaning (the runtime is an Earley recognizer over these automata):
+ *   PD_EDGE_BYTE  [lo,hi] -> to:   consume one byte b with lo <= b <= hi
+ *   PD_EDGE_CALL  arg -> to:       derive rule arg (from its start state to one of its
+ *                                  final states), then continue in state to (the
+ *                                  return state, a state of the caller's rule)
+ *   PD_EDGE_TOKEN arg, neg -> to:  consume one whole token: id == arg (neg = 0), or
+ *                                  any single token id != arg (neg = 1)
+ *
+ * Invariants after compilation (pd_pda_build):
+ *  - every rule is productive (derives some finite string); calls to rules that
+ *    are not are removed (pruned), and a grammar whose root is not productive
+ *    is refused with PD_ERR_SEMANTIC;
+ *  - every state can reach a final state of its rule (dead states trimmed), so
+ *    every non-empty Earley row is a viable prefix of some sentence;
+ *  - rules[r].flags & PD_RULE_NULLABLE iff rule r derives the empty string.
+ *
+ * Bounded repetition x{m,n}: small counts (copies * size of x <= PD_PDA_INLINE_BUDGET,
+ * at most PD_PDA_INLINE_COPIES copies) are expanded inline. Larger counts become
+ * chains of helper rules, O(log n) of them, never copies of x:
+ *   P_0 = x,  P_j ::= P_{j-1} P_{j-1}                 (exactly 2^j copies)
+ *   Q_0 = "", Q_j ::= (P_{j-1} | "") Q_{j-1}          (0 .. 2^j - 1 copies)
+ *   x{c}      = P_j1 P_j2 ...  for the set bits j of c
+ *   x{0,n}    = Q_K | P_K x{0, n - 2^K}   with 2^K <= n < 2^(K+1)
+ *   x{m,n}    = x{m} x{0, n-m};   x{m,} = x{m} x*
+ * Each decomposition is unique in the number of copies, so the chain adds no
+ * ambiguity of its own. Bounds above options.max_repeat (default 100,000) are
+ * refused with PD_ERR_LIMIT.
+ */
+#ifndef PD_PDA_PDA_H
+#define PD_PDA_PDA_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pda/ir.h"
+#include "pushdown.h"
+
+#define PD_PDA_INLINE_COPIES 16  /* at most this many inline copies of a repeated x */
+#define PD_PDA_INLINE_BUDGET 256 /* copies * weight(x) at most this for inline copies */
+#define PD_PDA_MAX_NESTING 2048  /* IR expression nesting depth, else PD_ERR_LIMIT */
+
+typedef enum pd_pda_edge_kind {
+  PD_EDGE_BYTE = 0,
+  PD_EDGE_CALL = 1,
+  PD_EDGE_TOKEN = 2
+} pd_pda_edge_kind;
+
+typedef struct pd_pda_edge {
+  uint8_t kind;   /* pd_pda_edge_kind */
+  uint8_t lo, hi; /* BYTE: the inclusive byte range */
+  uint8_t neg;    /* TOKEN: 1 = any token but arg */
+  uint32_t arg;   /* CALL: callee rule; TOKEN: token id */
+  uint32_t to;    /* target state (CALL: the return state) */
+} pd_pda_edge;
+
+enum {
+  PD_STATE_FINAL = 1u << 0 /* the rule may end here */
+};
+
+typedef struct pd_pda_state {
+  uint32_t rule;    /* the rule this state belongs to */
+  uint32_t edges;   /* index of its first edge */
+  uint32_t n_byte, n_call, n_token;
+  uint32_t flags;   /* PD_STATE_* */
+} pd_pda_state;
+
+enum {
+  PD_RULE_NULLABLE = 1u << 0, /* derives "" */
+  PD_RULE_HELPER = 1u << 1    /* made by the compiler (repetition chain), not in the IR */
+};
+
+typedef struct pd_pda_rule {
+  uint32_t start;    /* first state, also the start state */
+  uint32_t n_states;
+  uint32_t flags;    /* PD_RULE_* */
+  uint32_t name;     /* offset of its NUL-terminated name in names */
+} pd_pda_rule;
+
+typedef struct pd_pda {
+  uint32_t n_rules, n_states, n_edges;
+  uint32_t root;  /* root rule */
+  uint32_t n_ir_rules; /* rules 0 .. n_ir_rules-1 are the IR's rules, same numbering */
+  size_t names_len;
+  size_t rules_at, states_at, edges_at, names_at; /* byte offsets into mem */
+  size_t size;    /* bytes of mem */
+  void *mem;      /* one block, allocated with the grammar's allocator */
+} pd_pda;
+
+/* Limits the builder enforces (resolved: no zeros). */
+typedef struct pd_pda_limits {
+  uint32_t max_rules, max_states, max_repeat;
+} pd_pda_limits;
+
+/* Builds the automata of ir (which must have passed pd_pda_check) into *out.
+ * vocab may be NULL; when given, token edges naming ids the vocab cannot
+ * produce are dropped. On failure *out is zeroed and nothing leaks. */
+pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, const pd_pda_limits *lim,
+                       const pd_allocator *a, pd_pda *out, pd_error *err);
+/* Checks ir for structural sanity: root set and defined, every referenced
+ * rule defined (PD_ERR_SEMANTIC naming it), node indices in range. */
+pd_status pd_pda_check(const pd_ir *ir, pd_error *err);
+void pd_pda_free(pd_pda *p, const pd_allocator *a);
+
+static inline const pd_pda_rule *pd_pda_rules(const pd_pda *p) {
+  return (const pd_pda_rule *)(const void *)((const char *)p->mem + p->rules_at);
+}
+static inline const pd_pda_state *pd_pda_states(const pd_pda *p) {
+  return (const pd_pda_state *)(const void *)((const char *)p->mem + p->states_at);
+}
+static inline const pd_pda_edge *pd_pda_edges(const pd_pda *p) {
+  return (const pd_pda_edge *)(const void *)((const char *)p->mem + p->edges_at);
+}
+static inline const char *pd_pda_rule_name(const pd_pda *p, uint32_t rule) {
+  return (const char *)p->mem + p->names_at + pd_pda_rules(p)[rule].name;
+}
+
+/* Appends a readable dump (rules, states, edges) to a NUL-terminated string
+ * allocated with a, owned by the caller. For golden tests and debugging. */
+pd_status pd_pda_dump(const pd_pda *p, const pd_allocator *a, char **out);
+
+#endif

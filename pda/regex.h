@@ -1,0 +1,56 @@
+/* regex.h - the ECMA-262 regular-expression front end (JSON Schema `pattern`,
+ * the `regex` constraint kind).
+ *
+ * A pattern is translated into an IR expression over code points. Every
+ * character the pattern can match (a literal, a class, `.`, `\d`, ... and the
+ * characters a search may skip) is written through a pd_regex_target, so a
+ * caller can say how one character appears in its output: the JSON Schema
+ * front end writes it as it may appear inside a JSON string (literally or as
+ * an escape); NULL writes it as raw UTF-8 (pd_ir_class / pd_ir_bytes).
+ *
+ * Accepted syntax (ECMA-262 with the `u` flag, plus the Annex B leniencies that
+ * real schemas rely on: a `{` that is not a quantifier and a lone `]` or `}`
+ * are literals; any ASCII punctuation may be escaped):
+ *   alternation, groups ( (...) (?:...) (?<name>...) ), classes with ranges,
+ *   negation and escapes, `.`, \d \D \w \W \s \S, \xHH \uXXXX \u{X..} (two \u
+ *   escapes forming a surrogate pair are one code point), \cX, \0, \f\n\r\t\v,
+ *   quantifiers * + ? {m} {m,} {m,n} and their lazy forms (same language),
+ *   and `^ $` anywhere (also inside alternatives and repeats).
+ * Errors: PD_ERR_SYNTAX (with the byte offset) for malformed patterns;
+ * PD_ERR_UNSUPPORTED naming the construct and its offset for backreferences,
+ * lookarounds, word boundaries and \p{..}; PD_ERR_LIMIT when a bound exceeds
+ * opts->max_repeat or groups nest deeper than opts->max_depth.
+ */
+#ifndef PD_PDA_REGEX_H
+#define PD_PDA_REGEX_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pda/ir.h"
+#include "pushdown.h"
+
+/* How ONE character of a code-point class is written in the output.
+ * char_class gets the class as n_pairs sorted, disjoint, non-adjacent pairs
+ * lo,hi (pairs[2i], pairs[2i+1]; surrogates already removed; n_pairs >= 1)
+ * and returns an IR node matching exactly the writings of those characters,
+ * or PD_IR_NONE after an allocation failure (with ir->oom set). pairs is
+ * owned by the caller and stays valid during the call only. */
+typedef struct pd_regex_target {
+  uint32_t (*char_class)(pd_ir *ir, const uint32_t *pairs, size_t n_pairs, void *ud);
+  void *ud;
+} pd_regex_target;
+
+/* Translates pattern[0..len) into one IR expression, *node, added to ir.
+ * target NULL = raw UTF-8. search = false: the expression matches exactly the
+ * strings the whole of which match the pattern (`^`/`$` still allowed; they
+ * hold at the string's ends). search = true: JSON Schema's semantics, the
+ * pattern may match anywhere in the string, so unless anchored any characters
+ * may precede and follow the match. opts may be NULL (defaults). On an error
+ * nodes may have been added to ir but *node is left unchanged; on
+ * PD_ERR_NOMEM ir->oom is set. */
+pd_status pd_regex_to_ir(pd_ir *ir, const char *pattern, size_t len,
+                         const pd_regex_target *target, bool search,
+                         const pd_grammar_options *opts, uint32_t *node, pd_error *err);
+
+#endif

@@ -1,0 +1,129 @@
+/* repeat.c - bounded repetition x{m,n}: inline copies when small, else chains of
+ * helper rules with O(log n) rules (the scheme and its formulas are in pda.h). */
+#include "base/error.h"
+#include "build.h"
+
+#define PD__WEIGHT_CAP (1u << 20)
+
+static uint32_t pd__sat_add(uint32_t a, uint32_t b) {
+  return a + b > PD__WEIGHT_CAP || a + b < a ? PD__WEIGHT_CAP : a + b;
+}
+
+static uint32_t pd__sat_mul(uint32_t a, uint32_t b) {
+  uint64_t p = (uint64_t)a * b;
+  return p > PD__WEIGHT_CAP ? PD__WEIGHT_CAP : (uint32_t)p;
+}
+
+static uint32_t pd__copies(uint32_t min, uint32_t max) {
+  return max == PD_IR_INF ? (min == PD_IR_INF ? min : min + 1) : max;
+}
+
+bool pd_pda_repeat_inline(uint32_t weight, uint32_t min, uint32_t max) {
+  if (max == PD_IR_INF && min <= 1) return true; /* x* and x+: one copy and a loop */
+  uint32_t copies = pd__copies(min, max);
+  return copies <= PD_PDA_INLINE_COPIES && pd__sat_mul(copies, weight) <= PD_PDA_INLINE_BUDGET;
+}
+
+uint32_t pd_pda_weight(const pd_ir *w, uint32_t node, int depth) {
+  const pd_ir_node *nd = pd_ir_at(w, node);
+  if (depth > PD_PDA_MAX_NESTING) return PD__WEIGHT_CAP;
+  uint32_t sum = 1;
+  switch ((pd_ir_kind)nd->kind) {
+    case PD_IR_BYTES: return nd->n;
+    case PD_IR_CLASS: return pd__sat_mul(nd->n, 4);
+    case PD_IR_SEQ:
+    case PD_IR_ALT:
+      for (uint32_t i = 0; i < nd->n && sum < PD__WEIGHT_CAP; i++)
+        sum = pd__sat_add(sum, pd_pda_weight(w, w->kids.data[nd->off + i], depth + 1));
+      return sum;
+    case PD_IR_REPEAT:
+      return pd__sat_mul(pd_pda_weight(w, nd->a, depth + 1), pd__copies(nd->off, nd->n));
+    default: return 1;
+  }
+}
+
+/* The helper rules of one repetition: p[j] = x{2^j}, q[j] = x{0, 2^j - 1}. */
+typedef struct pd__chain {
+  pd_ir *w;
+  uint32_t p[33], q[33];
+} pd__chain;
+
+static uint32_t pd__p(pd__chain *c, uint32_t j) {
+  if (c->p[j] != PD_IR_NONE) return c->p[j];
+  uint32_t prev = pd__p(c, j - 1), r = pd_ir_rule_fresh(c->w, "rep");
+  if (prev == PD_IR_NONE || r == PD_IR_NONE) return PD_IR_NONE;
+  pd_ir_rule_define(c->w, r, pd_ir_seq2(c->w, pd_ir_ref(c->w, prev), pd_ir_ref(c->w, prev)));
+  return c->w->oom ? PD_IR_NONE : (c->p[j] = r);
+}
+
+/* x{0, 2^j - 1} as a node (j >= 0). */
+static uint32_t pd__q_node(pd__chain *c, uint32_t j);
+
+static uint32_t pd__q(pd__chain *c, uint32_t j) {
+  if (c->q[j] != PD_IR_NONE) return c->q[j];
+  uint32_t p = pd__p(c, j - 1), rest = pd__q_node(c, j - 1), r = pd_ir_rule_fresh(c->w, "rep");
+  if (p == PD_IR_NONE || rest == PD_IR_NONE || r == PD_IR_NONE) return PD_IR_NONE;
+  uint32_t opt = pd_ir_alt2(c->w, pd_ir_ref(c->w, p), pd_ir_empty(c->w));
+  pd_ir_rule_define(c->w, r, pd_ir_seq2(c->w, opt, rest));
+  return c->w->oom ? PD_IR_NONE : (c->q[j] = r);
+}
+
+static uint32_t pd__q_node(pd__chain *c, uint32_t j) {
+  return j == 0 ? pd_ir_empty(c->w) : pd_ir_ref(c->w, pd__q(c, j));
+}
+
+static uint32_t pd__log2(uint32_t n) {
+  uint32_t k = 0;
+  while (n >> (k + 1)) k++;
+  return k;
+}
+
+/* x{count}: one call per set bit of count. */
+static uint32_t pd__exact(pd__chain *c, uint32_t count) {
+  uint32_t refs[32], n = 0;
+  for (uint32_t j = 0; j < 32; j++)
+    if (count >> j & 1) refs[n++] = pd_ir_ref(c->w, pd__p(c, j));
+  return pd_ir_seq(c->w, refs, n);
+}
+
+/* x{0,n} = Q_K | P_K x{0, n - 2^K}, 2^K <= n < 2^(K+1). */
+static uint32_t pd__upto(pd__chain *c, uint32_t n) {
+  if (n == 0) return pd_ir_empty(c->w);
+  uint32_t k = pd__log2(n);
+  uint32_t rest = pd__upto(c, n - (1u << k));
+  uint32_t big = pd_ir_seq2(c->w, pd_ir_ref(c->w, pd__p(c, k)), rest);
+  return pd_ir_alt2(c->w, pd__q_node(c, k), big);
+}
+
+/* The replacement node of x{min,max} as helper-rule calls. */
+static uint32_t pd__lower(pd_ir *w, pd_ir_node nd) {
+  pd__chain c = {.w = w};
+  for (int j = 0; j < 33; j++) c.p[j] = c.q[j] = PD_IR_NONE;
+  if (pd_ir_at(w, nd.a)->kind == PD_IR_REF) {
+    c.p[0] = pd_ir_at(w, nd.a)->a;
+  } else {
+    c.p[0] = pd_ir_rule_fresh(w, "rep");
+    pd_ir_rule_define(w, c.p[0], nd.a);
+    if (w->oom) return PD_IR_NONE;
+  }
+  uint32_t head = pd__exact(&c, nd.off);
+  uint32_t tail = nd.n == PD_IR_INF ? pd_ir_repeat(w, pd_ir_ref(w, c.p[0]), 0, PD_IR_INF)
+                                    : pd__upto(&c, nd.n - nd.off);
+  return pd_ir_seq2(w, head, tail);
+}
+
+pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err) {
+  size_t n0 = w->nodes.len;
+  for (size_t i = 0; i < n0; i++) {
+    pd_ir_node nd = w->nodes.data[i];
+    if (nd.kind != PD_IR_REPEAT) continue;
+    if (nd.off > max_repeat || (nd.n != PD_IR_INF && nd.n > max_repeat))
+      return pd__fail(err, PD_ERR_LIMIT, "repetition bound %u is larger than max_repeat (%u)",
+                      nd.n != PD_IR_INF && nd.n > nd.off ? nd.n : nd.off, max_repeat);
+    if (pd_pda_repeat_inline(pd_pda_weight(w, nd.a, 0), nd.off, nd.n)) continue;
+    uint32_t r = pd__lower(w, nd);
+    if (r == PD_IR_NONE || w->oom) return pd__nomem(err);
+    w->nodes.data[i] = w->nodes.data[r];
+  }
+  return PD_OK;
+}

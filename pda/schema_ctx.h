@@ -1,0 +1,139 @@
+/* schema_ctx.h - the JSON Schema compiler's state, shared by pda/schema*.c.
+ *
+ * Model. A schema position is compiled as a conjunction ("conj") of schema
+ * nodes that must all hold, plus a mask of allowed JSON types. allOf and $ref
+ * add members; anyOf / oneOf / if-then-else distribute (conj AND (A OR B) =
+ * (conj AND A) OR (conj AND B)); then the language is the union over allowed
+ * types of one exact builder per type (strings, numbers, arrays, objects),
+ * each reading the keywords of every member. A conj lives as a slice of
+ * sc->pool; each entry is node << 3 | consumed-flags. Every compiled conj
+ * becomes one IR rule, memoized by its entries, so recursive $refs close into
+ * recursive rules.
+ *
+ * Exact or loud: a keyword that applies to an allowed type and that the
+ * builders cannot enforce exactly goes through pd_sc_unsupported, which fails
+ * (naming keyword and JSON pointer) or, when lenient, records it and goes on
+ * as if it were absent.
+ */
+#ifndef PD_PDA_SCHEMA_CTX_H
+#define PD_PDA_SCHEMA_CTX_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/array.h"
+#include "pda/ir.h"
+#include "pda/json.h"
+#include "pushdown.h"
+
+/* Allowed-type mask. INT and FRAC split "number" into integral and
+ * non-integral values; type "number" is INT | FRAC. */
+enum {
+  PD_SC_NULL = 1,
+  PD_SC_BOOL = 2,
+  PD_SC_INT = 4,
+  PD_SC_FRAC = 8,
+  PD_SC_STR = 16,
+  PD_SC_ARR = 32,
+  PD_SC_OBJ = 64,
+  PD_SC_NUM = PD_SC_INT | PD_SC_FRAC,
+  PD_SC_ALL = 127
+};
+
+/* Conj entry flags: the disjunctive keyword of that member was distributed. */
+enum { PD_SC_ANYOF_DONE = 1, PD_SC_ONEOF_DONE = 2, PD_SC_IF_DONE = 4 };
+#define PD_SC_ENTRY(node, flags) ((node) << 3 | (flags))
+#define PD_SC_NODE(e) ((e) >> 3)
+#define PD_SC_FLAGS(e) ((e) & 7u)
+
+typedef struct pd_sc_memo {
+  uint64_t hash;
+  uint32_t off, n; /* key entries in sc->memo_keys */
+  uint32_t types, depth, rule;
+} pd_sc_memo;
+
+typedef struct pd_sc {
+  pd_json_doc doc;
+  pd_ir ir;
+  const char *text; /* the schema text, for error positions */
+  pd_grammar_options opts; /* resolved */
+  pd_error *err;
+  PD_ARRAY(uint32_t) pool; /* conj entries, used as a stack */
+  PD_ARRAY(pd_sc_memo) memo;
+  PD_ARRAY(uint32_t) memo_keys;
+  PD_ARRAY(char) relaxed; /* "keyword at /pointer\n" lines */
+  uint32_t depth;         /* compile recursion depth */
+  uint32_t ws_rule, value_rule, string_rule, number_rule, jchar_rule; /* shared, lazily made */
+} pd_sc;
+
+/* A conj: entries sc->pool.data[off .. off+n) and the allowed types. */
+typedef struct pd_sc_conj {
+  size_t off, n;
+  uint32_t types;
+} pd_sc_conj;
+
+static inline uint32_t pd_sc_member(const pd_sc *sc, const pd_sc_conj *c, size_t i) {
+  return PD_SC_NODE(sc->pool.data[c->off + i]);
+}
+
+/* ---- schema.c: driver */
+/* Compiles the conj of entries pool[off .. off+n) (which the call may pop)
+ * at nesting depth (indentation level) into *node. */
+pd_status pd_sc_compile(pd_sc *sc, size_t off, size_t n, uint32_t types, uint32_t depth,
+                        uint32_t *node);
+/* Compiles the conj of schema nodes list[0..k) (PD_JSON_NONE entries skipped). */
+pd_status pd_sc_compile_nodes(pd_sc *sc, const uint32_t *list, size_t k, uint32_t depth,
+                              uint32_t *node);
+/* Reports keyword kw of schema node at as not enforceable: an error, or under
+ * lenient a note in sc->relaxed and PD_OK. */
+pd_status pd_sc_unsupported(pd_sc *sc, uint32_t at, const char *kw, const char *why);
+/* A schema error (PD_ERR_SEMANTIC / SYNTAX) at node at. */
+pd_status pd_sc_fail(pd_sc *sc, pd_status code, uint32_t at, const char *fmt, ...);
+pd_status pd_sc_ir_status(pd_sc *sc);
+/* Value of keyword kw in member i of conj c, or PD_JSON_NONE. */
+uint32_t pd_sc_kw(const pd_sc *sc, const pd_sc_conj *c, size_t i, const char *kw);
+/* Whether the number node is a non-negative integer that fits in uint32. */
+bool pd_sc_uint(const pd_sc *sc, uint32_t node, uint32_t *out);
+/* Combines an unsigned bound over every member: the largest minimum
+ * (want_max false) or the smallest maximum (want_max true; PD_IR_INF if none). */
+pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_max,
+                      uint32_t *out);
+
+/* ---- schema_ref.c: $ref targets */
+/* *target = the schema node $ref (node ref, in schema) names; PD_JSON_NONE
+ * (with PD_OK) when lenient dropped an unresolvable remote reference. */
+pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *target);
+
+/* ---- schema_json.c: whitespace, separators, any JSON value */
+uint32_t pd_sc_ws(pd_sc *sc);                      /* between tokens (FLEXIBLE); "" otherwise */
+uint32_t pd_sc_open_ws(pd_sc *sc, uint32_t depth);  /* after "[" / "{" of a non-empty container */
+uint32_t pd_sc_close_ws(pd_sc *sc, uint32_t depth); /* before "]" / "}" of a non-empty one */
+uint32_t pd_sc_empty_ws(pd_sc *sc);                 /* inside "[]" / "{}" */
+uint32_t pd_sc_item_sep(pd_sc *sc, uint32_t depth); /* "," between items, with whitespace */
+uint32_t pd_sc_key_sep(pd_sc *sc);                  /* ":" with whitespace */
+bool pd_sc_indented(const pd_sc *sc);               /* FIXED with indent >= 0 */
+/* Any JSON value of the given types (mask) at depth. */
+uint32_t pd_sc_any_value(pd_sc *sc, uint32_t types, uint32_t depth);
+/* The literal JSON text of value node v, with every writing of equal value
+ * (string escapes, 1 = 1.0, object members as written). */
+uint32_t pd_sc_literal(pd_sc *sc, uint32_t v, uint32_t depth);
+
+/* ---- schema_string.c */
+/* One string character (decoded code point in pairs[0..2n)) as JSON writes it. */
+uint32_t pd_sc_jchar(pd_ir *ir, const uint32_t *pairs, size_t n_pairs, void *ud);
+uint32_t pd_sc_any_string(pd_sc *sc);
+/* The JSON string (with quotes) whose decoded value is s[0..len). */
+uint32_t pd_sc_string_literal(pd_sc *sc, const char *s, size_t len);
+/* Any JSON string (with quotes) whose decoded value is none of names[i]
+ * (string nodes). */
+uint32_t pd_sc_string_not_in(pd_sc *sc, const uint32_t *names, size_t n);
+pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node);
+
+/* ---- schema_number.c */
+uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v);
+pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node);
+
+/* ---- schema_array.c / schema_object.c */
+pd_status pd_sc_array(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node);
+pd_status pd_sc_object(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node);
+
+#endif

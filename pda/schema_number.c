@@ -1,0 +1,519 @@
+/* schema_number.c - numbers: literals by value, and minimum / maximum /
+ * exclusive bounds / multipleOf as exact languages over decimal text.
+ *
+ * Bounded numbers are written without an exponent (a documented false
+ * negative: "1e2" is refused where a bound applies); "integer" accepts an
+ * integral value written as digits with an optional ".0+" tail. Bounds are
+ * decimal strings of any length, compared digit by digit, never as doubles.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "pda/schema_ctx.h"
+
+/* Decimal bounds longer than this (1e5000) are refused rather than expanded. */
+#define PD__MAX_DIGITS 1000
+
+/* A non-negative decimal: integer part ip (canonical: no leading zeros, "0"
+ * for zero) and fraction fp (no trailing zeros). */
+typedef struct pd__dec {
+  char ip[PD__MAX_DIGITS + 2], fp[PD__MAX_DIGITS + 2];
+  bool neg;
+} pd__dec;
+
+/* A bound: value, exclusive flag; inf = no bound. */
+typedef struct pd__bound {
+  pd__dec v;
+  bool excl, inf;
+} pd__bound;
+
+static uint32_t pd__digit(pd_ir *ir, int lo, int hi) {
+  uint32_t p[2] = {(uint32_t)('0' + lo), (uint32_t)('0' + hi)};
+  return lo > hi ? pd_ir_nothing(ir) : pd_ir_class(ir, p, 1, false);
+}
+
+static uint32_t pd__digits(pd_ir *ir, uint32_t min, uint32_t max) {
+  return pd_ir_repeat(ir, pd__digit(ir, 0, 9), min, max);
+}
+
+/* From a parsed number: false when it has more than PD__MAX_DIGITS digits. */
+static bool pd__dec_from(const pd_json_dec *d, pd__dec *out) {
+  int64_t e = d->exp, n = (int64_t)d->n;
+  if (e > PD__MAX_DIGITS || e < -PD__MAX_DIGITS || n > PD__MAX_DIGITS) return false;
+  size_t ii = 0, fi = 0;
+  for (int64_t k = 0; k < e; k++) out->ip[ii++] = k < n ? d->digits[k] : '0';
+  if (ii == 0) out->ip[ii++] = '0';
+  for (int64_t k = e < 0 ? e : 0; k < 0; k++) out->fp[fi++] = '0';
+  for (int64_t k = e > 0 ? e : 0; k < n; k++) out->fp[fi++] = d->digits[k];
+  out->ip[ii] = out->fp[fi] = '\0';
+  out->neg = d->neg;
+  return true;
+}
+
+/* ------------------------------------------------------------ digit strings */
+
+/* Adds delta (+1 / -1) to the canonical integer string s in place; s > 0 for -1. */
+static void pd__step(char *s, int delta) {
+  size_t n = strlen(s);
+  if (delta > 0) {
+    size_t i = n;
+    while (i > 0 && s[i - 1] == '9') s[--i] = '0';
+    if (i == 0) {
+      memmove(s + 1, s, n + 1);
+      s[0] = '1';
+    } else {
+      s[i - 1]++;
+    }
+    return;
+  }
+  size_t i = n;
+  while (i > 0 && s[i - 1] == '0') s[--i] = '9';
+  s[i - 1]--;
+  if (s[0] == '0' && n > 1) memmove(s, s + 1, n);
+}
+
+static int pd__icmp(const char *a, const char *b) {
+  size_t x = strlen(a), y = strlen(b);
+  if (x != y) return x < y ? -1 : 1;
+  int c = strcmp(a, b);
+  return (c > 0) - (c < 0);
+}
+
+/* Digit strings of length k between lo and hi (both length k, lo <= hi). */
+static uint32_t pd__same_len(pd_ir *ir, const char *lo, const char *hi, size_t k) {
+  if (k == 0) return pd_ir_empty(ir);
+  int l = lo[0] - '0', h = hi[0] - '0';
+  if (l == h) return pd_ir_seq2(ir, pd__digit(ir, l, l), pd__same_len(ir, lo + 1, hi + 1, k - 1));
+  bool lo_zeros = strspn(lo + 1, "0") == k - 1, hi_nines = strspn(hi + 1, "9") == k - 1;
+  uint32_t alts[3], n = 0;
+  char *buf = pd__malloc(ir->alloc, k + 1);
+  if (!buf) {
+    ir->oom = true;
+    return PD_IR_NONE;
+  }
+  if (!lo_zeros) {
+    memset(buf, '9', k - 1);
+    buf[k - 1] = '\0';
+    alts[n++] = pd_ir_seq2(ir, pd__digit(ir, l, l), pd__same_len(ir, lo + 1, buf, k - 1));
+  }
+  if (!hi_nines) {
+    memset(buf, '0', k - 1);
+    buf[k - 1] = '\0';
+    alts[n++] = pd_ir_seq2(ir, pd__digit(ir, h, h), pd__same_len(ir, buf, hi + 1, k - 1));
+  }
+  int first = lo_zeros ? l : l + 1, last = hi_nines ? h : h - 1;
+  if (first <= last)
+    alts[n++] = pd_ir_seq2(ir, pd__digit(ir, first, last), pd__digits(ir, (uint32_t)k - 1, (uint32_t)k - 1));
+  pd__free(ir->alloc, buf);
+  return pd_ir_alt(ir, alts, n);
+}
+
+/* Canonical integers (no leading zeros) in [a, b]; b NULL = no upper bound. */
+static uint32_t pd__int_range(pd_ir *ir, const char *a, const char *b) {
+  if (b && pd__icmp(a, b) > 0) return pd_ir_nothing(ir);
+  size_t la = strlen(a), lb = b ? strlen(b) : SIZE_MAX;
+  char *lo = pd__malloc(ir->alloc, la + 2), *hi = pd__malloc(ir->alloc, (b ? lb : la) + 2);
+  uint32_t acc = pd_ir_nothing(ir);
+  if (!lo || !hi) {
+    ir->oom = true;
+    acc = PD_IR_NONE;
+    goto out;
+  }
+  memset(hi, '9', la);
+  hi[la] = '\0';
+  acc = pd__same_len(ir, a, la == lb ? b : hi, la); /* length la */
+  if (la == lb) goto out;
+  if (!b || lb > la + 1) { /* lengths la+1 .. lb-1 (or unbounded) */
+    uint32_t max = b ? (uint32_t)(lb - 2) : PD_IR_INF;
+    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, (uint32_t)la, max)));
+  }
+  if (b) { /* length lb, from 10..0 */
+    memset(lo, '0', lb);
+    lo[0] = '1';
+    lo[lb] = '\0';
+    acc = pd_ir_alt2(ir, acc, pd__same_len(ir, lo, b, lb));
+  }
+out:
+  pd__free(ir->alloc, lo);
+  pd__free(ir->alloc, hi);
+  return acc;
+}
+
+/* ------------------------------------------------------------ fractions */
+
+/* Digit strings s (maybe empty) with 0.s >= 0.d (excl: >). */
+static uint32_t pd__frac_ge(pd_ir *ir, const char *d, bool excl) {
+  if (!*d) return excl ? pd_ir_seq2(ir, pd__digits(ir, 0, PD_IR_INF),
+                                    pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)))
+                       : pd__digits(ir, 0, PD_IR_INF);
+  int c = d[0] - '0';
+  return pd_ir_alt2(ir, pd_ir_seq2(ir, pd__digit(ir, c + 1, 9), pd__digits(ir, 0, PD_IR_INF)),
+                    pd_ir_seq2(ir, pd__digit(ir, c, c), pd__frac_ge(ir, d + 1, excl)));
+}
+
+/* Non-empty digit strings s with 0.s <= 0.d (excl: <). */
+static uint32_t pd__frac_le1(pd_ir *ir, const char *d, bool excl);
+
+/* Digit strings s (maybe empty) with 0.s <= 0.d (excl: <). */
+static uint32_t pd__frac_le(pd_ir *ir, const char *d, bool excl) {
+  if (!*d) return excl ? pd_ir_nothing(ir) : pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF);
+  return pd_ir_alt2(ir, pd_ir_empty(ir), pd__frac_le1(ir, d, excl));
+}
+
+static uint32_t pd__frac_le1(pd_ir *ir, const char *d, bool excl) {
+  if (!*d) return excl ? pd_ir_nothing(ir) : pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
+  int c = d[0] - '0';
+  return pd_ir_alt2(ir, pd_ir_seq2(ir, pd__digit(ir, 0, c - 1), pd__digits(ir, 0, PD_IR_INF)),
+                    pd_ir_seq2(ir, pd__digit(ir, c, c), pd__frac_le(ir, d + 1, excl)));
+}
+
+static uint32_t pd__dot(pd_ir *ir, uint32_t frac) {
+  return pd_ir_seq2(ir, pd_ir_bytes(ir, ".", 1), frac);
+}
+
+/* ------------------------------------------------------------ non-negative ranges */
+
+typedef struct pd__numctx {
+  pd_sc *sc;
+  bool integer; /* integers only: fractions are ".0+" */
+  uint32_t at;  /* keyword node for errors */
+} pd__numctx;
+
+/* Optional fraction of any value (or ".0+" for integers). */
+static uint32_t pd__any_frac(pd__numctx *nc) {
+  pd_ir *ir = &nc->sc->ir;
+  uint32_t f = nc->integer ? pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF)
+                           : pd__digits(ir, 1, PD_IR_INF);
+  return pd_ir_repeat(ir, pd__dot(ir, f), 0, 1);
+}
+
+/* Integer part exactly ip, then fraction >= / > fp. */
+static uint32_t pd__at_low(pd__numctx *nc, const pd__bound *a) {
+  pd_ir *ir = &nc->sc->ir;
+  uint32_t head = pd_ir_bytes(ir, a->v.ip, strlen(a->v.ip)), tail;
+  if (nc->integer) tail = a->excl || a->v.fp[0] ? pd_ir_nothing(ir) : pd__any_frac(nc);
+  else if (!a->v.fp[0] && !a->excl) tail = pd__any_frac(nc);
+  else tail = pd__dot(ir, pd__frac_ge(ir, a->v.fp, a->excl));
+  return pd_ir_seq2(ir, head, tail);
+}
+
+/* Integer part exactly ip, then fraction <= / < fp, or none. */
+static uint32_t pd__at_high(pd__numctx *nc, const pd__bound *b) {
+  pd_ir *ir = &nc->sc->ir;
+  uint32_t head = pd_ir_bytes(ir, b->v.ip, strlen(b->v.ip)), tail;
+  if (!b->v.fp[0] && b->excl) return pd_ir_nothing(ir);
+  if (nc->integer || !b->v.fp[0]) tail = pd__any_frac(&(pd__numctx){nc->sc, true, nc->at});
+  else tail = pd_ir_repeat(ir, pd__dot(ir, pd__frac_le1(ir, b->v.fp, b->excl)), 0, 1);
+  return pd_ir_seq2(ir, head, tail);
+}
+
+static int pd__dcmp(const pd__dec *a, const pd__dec *b) {
+  int c = pd__icmp(a->ip, b->ip);
+  return c ? c : strcmp(a->fp, b->fp) < 0 ? -1 : strcmp(a->fp, b->fp) > 0;
+}
+
+/* Non-negative values in [a, b] (b->inf: unbounded), written without sign. */
+static pd_status pd__nonneg(pd__numctx *nc, const pd__bound *a, const pd__bound *b,
+                            uint32_t *node) {
+  pd_ir *ir = &nc->sc->ir;
+  int cmp = b->inf ? -1 : pd__dcmp(&a->v, &b->v);
+  if (cmp > 0 || (cmp == 0 && (a->excl || b->excl))) {
+    *node = pd_ir_nothing(ir);
+    return PD_OK;
+  }
+  int icmp = b->inf ? -1 : pd__icmp(a->v.ip, b->v.ip);
+  if (icmp == 0) { /* one integer part: the fraction has two bounds */
+    if (a->v.fp[0] || a->excl)
+      return pd_sc_unsupported(nc->sc, nc->at, "minimum",
+                               "both bounds inside one unit interval");
+    *node = pd__at_high(nc, b);
+    return PD_OK;
+  }
+  char lo[PD__MAX_DIGITS + 3], hi[PD__MAX_DIGITS + 3];
+  strcpy(lo, a->v.ip);
+  pd__step(lo, +1);
+  uint32_t acc = pd_ir_alt2(ir, pd__at_low(nc, a), pd_ir_seq2(ir, pd__int_range(ir, lo, NULL), pd__any_frac(nc)));
+  if (!b->inf) {
+    strcpy(hi, b->v.ip);
+    if (strcmp(hi, "0") != 0) pd__step(hi, -1);
+    uint32_t mid = pd__icmp(lo, hi) <= 0 && strcmp(b->v.ip, "0") != 0
+                       ? pd_ir_seq2(ir, pd__int_range(ir, lo, hi), pd__any_frac(nc))
+                       : pd_ir_nothing(ir);
+    acc = pd_ir_alt(ir, (uint32_t[]){pd__at_low(nc, a), mid, pd__at_high(nc, b)}, 3);
+  }
+  *node = acc;
+  return PD_OK;
+}
+
+/* ------------------------------------------------------------ bounds from keywords */
+
+/* *ok false (and PD_OK) when lenient dropped an oversized bound. */
+static pd_status pd__read_bound(pd_sc *sc, uint32_t v, const char *kw, pd__dec *out, bool *ok) {
+  *ok = false;
+  if (pd_json_at(&sc->doc, v)->kind != PD_JSON_NUMBER)
+    return pd_sc_fail(sc, PD_ERR_SEMANTIC, v, "'%s' must be a number", kw);
+  size_t n = pd_json_at(&sc->doc, v)->n;
+  char *buf = pd__malloc(sc->ir.alloc, n + 1);
+  if (!buf) return pd__nomem(sc->err);
+  pd_json_dec d;
+  pd_json_number(&sc->doc, v, buf, &d);
+  *ok = pd__dec_from(&d, out);
+  pd__free(sc->ir.alloc, buf);
+  if (!*ok) return pd_sc_unsupported(sc, v, kw, "bound has too many digits");
+  return PD_OK;
+}
+
+/* Signed comparison of two decimals. */
+static int pd__scmp(const pd__dec *a, const pd__dec *b) {
+  bool za = !strcmp(a->ip, "0") && !a->fp[0], zb = !strcmp(b->ip, "0") && !b->fp[0];
+  bool na = a->neg && !za, nb = b->neg && !zb;
+  if (na != nb) return na ? -1 : 1;
+  int c = pd__dcmp(a, b);
+  return na ? -c : c;
+}
+
+/* Tightens lo (want_low) or hi with bound x. */
+static void pd__tighten(pd__bound *cur, const pd__dec *x, bool excl, bool want_low) {
+  if (!cur->inf) {
+    int c = pd__scmp(x, &cur->v);
+    if (c == 0) {
+      cur->excl = cur->excl || excl;
+      return;
+    }
+    if (want_low ? c < 0 : c > 0) return;
+  }
+  cur->v = *x;
+  cur->excl = excl;
+  cur->inf = false;
+}
+
+/* minimum, exclusiveMinimum (number, or draft-04 boolean) and the maxima. */
+static pd_status pd__bounds(pd_sc *sc, const pd_sc_conj *c, pd__bound *lo, pd__bound *hi,
+                            uint32_t *at) {
+  static const char *const kws[4] = {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"};
+  pd_status st;
+  lo->inf = hi->inf = true;
+  *at = PD_JSON_NONE;
+  for (size_t i = 0; i < c->n; i++)
+    for (int k = 0; k < 4; k++) {
+      uint32_t v = pd_sc_kw(sc, c, i, kws[k]);
+      if (v == PD_JSON_NONE || pd_json_at(&sc->doc, v)->kind == PD_JSON_FALSE) continue;
+      bool want_low = k < 2, excl = k % 2 == 1;
+      if (pd_json_at(&sc->doc, v)->kind == PD_JSON_TRUE) { /* draft-04: applies to the sibling */
+        v = pd_sc_kw(sc, c, i, want_low ? "minimum" : "maximum");
+        if (v == PD_JSON_NONE) continue;
+      }
+      pd__dec x;
+      bool ok;
+      if ((st = pd__read_bound(sc, v, kws[k], &x, &ok))) return st;
+      if (!ok) continue;
+      *at = v;
+      pd__tighten(want_low ? lo : hi, &x, excl, want_low);
+    }
+  return PD_OK;
+}
+
+/* For integers: the smallest integer in the bound (ceil, floor), inclusive. */
+static void pd__int_bound(pd__bound *b, bool low) {
+  if (b->inf) return;
+  pd__dec *v = &b->v;
+  bool frac = v->fp[0] != '\0', up = low != v->neg; /* moving away from zero in magnitude? */
+  v->fp[0] = '\0';
+  if (frac) {
+    if (up) pd__step(v->ip, +1);
+  } else if (b->excl) {
+    if (up) pd__step(v->ip, +1);
+    else if (strcmp(v->ip, "0") == 0) { /* 0 exclusive towards zero: cross the sign */
+      strcpy(v->ip, "1");
+      v->neg = !v->neg;
+    } else {
+      pd__step(v->ip, -1);
+    }
+  }
+  b->excl = false;
+  if (strcmp(v->ip, "0") == 0) v->neg = false;
+}
+
+static bool pd__is_zero(const pd__dec *d) { return !strcmp(d->ip, "0") && !d->fp[0]; }
+
+/* The whole range [lo, hi] as "-" (values <= 0) | (values >= 0). */
+static pd_status pd__range(pd__numctx *nc, const pd__bound *lo, const pd__bound *hi,
+                           uint32_t *node) {
+  pd_ir *ir = &nc->sc->ir;
+  pd__bound zero = {.inf = false}, a, b;
+  strcpy(zero.v.ip, "0");
+  uint32_t neg = pd_ir_nothing(ir), pos = pd_ir_nothing(ir);
+  pd_status st;
+  /* values <= 0, as magnitudes x in [max(0, -hi), -lo] */
+  bool lo_nonpos = lo->inf || lo->v.neg || pd__is_zero(&lo->v);
+  if (lo_nonpos) {
+    a = zero;
+    if (!hi->inf && (hi->v.neg || pd__is_zero(&hi->v))) a = *hi;
+    a.v.neg = false;
+    b = lo->inf ? (pd__bound){.inf = true} : *lo;
+    b.v.neg = false;
+    if (!hi->inf && !hi->v.neg && !pd__is_zero(&hi->v)) a.excl = false;
+    if ((st = pd__nonneg(nc, &a, &b, &neg))) return st;
+    neg = pd_ir_seq2(ir, pd_ir_bytes(ir, "-", 1), neg);
+  }
+  bool hi_nonneg = hi->inf || !hi->v.neg || pd__is_zero(&hi->v);
+  if (hi_nonneg) {
+    a = zero;
+    if (!lo->inf && (!lo->v.neg || pd__is_zero(&lo->v))) a = *lo;
+    else a.excl = false;
+    a.v.neg = false;
+    b = *hi;
+    b.v.neg = false;
+    if ((st = pd__nonneg(nc, &a, &b, &pos))) return st;
+  }
+  *node = pd_ir_alt2(ir, neg, pos);
+  return PD_OK;
+}
+
+/* ------------------------------------------------------------ multipleOf */
+
+/* Canonical non-negative integers divisible by k: one rule per remainder. */
+static uint32_t pd__divisible(pd_sc *sc, uint32_t k) {
+  pd_ir *ir = &sc->ir;
+  uint32_t first = (uint32_t)ir->rules.len;
+  for (uint32_t r = 0; r < k; r++) pd_ir_rule_fresh(ir, "mod");
+  if (ir->oom) return PD_IR_NONE;
+  for (uint32_t r = 0; r < k; r++) {
+    uint32_t acc = r == 0 ? pd_ir_empty(ir) : pd_ir_nothing(ir);
+    for (uint32_t d = 0; d < 10; d++)
+      acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd__digit(ir, (int)d, (int)d),
+                                           pd_ir_ref(ir, first + (uint32_t)((10ull * r + d) % k))));
+    pd_ir_rule_define(ir, first + r, acc);
+  }
+  uint32_t acc = pd_ir_bytes(ir, "0", 1);
+  for (uint32_t d = 1; d < 10; d++)
+    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd__digit(ir, (int)d, (int)d), pd_ir_ref(ir, first + d % k)));
+  return acc;
+}
+
+/* multipleOf: integers k <= 10000 without bounds, or 10^-d on numbers without bounds. */
+static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, bool bounded,
+                              uint32_t *node, bool *done) {
+  uint32_t at = PD_JSON_NONE;
+  *done = false;
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t v = pd_sc_kw(sc, c, i, "multipleOf");
+    if (v == PD_JSON_NONE) continue;
+    if (at != PD_JSON_NONE && !pd_json_equal(&sc->doc, at, v))
+      return pd_sc_unsupported(sc, v, "multipleOf", "two different multipleOf");
+    at = v;
+  }
+  if (at == PD_JSON_NONE) return PD_OK;
+  if (pd_json_at(&sc->doc, at)->kind != PD_JSON_NUMBER)
+    return pd_sc_fail(sc, PD_ERR_SEMANTIC, at, "'multipleOf' must be a number");
+  pd__dec m;
+  bool ok;
+  pd_status st = pd__read_bound(sc, at, "multipleOf", &m, &ok);
+  if (st || !ok) return st;
+  if (m.neg || pd__is_zero(&m)) return pd_sc_fail(sc, PD_ERR_SEMANTIC, at, "'multipleOf' must be > 0");
+  pd_ir *ir = &sc->ir;
+  if (bounded) return pd_sc_unsupported(sc, at, "multipleOf", "multipleOf with bounds");
+  uint32_t k;
+  if (!m.fp[0] && strlen(m.ip) <= 5 && (k = (uint32_t)atoi(m.ip)) <= 10000) {
+    uint32_t body = pd__divisible(sc, k), zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
+    uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), body,
+                         pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1)};
+    *node = pd_ir_seq(ir, parts, 3);
+    *done = true;
+    return pd_sc_ir_status(sc);
+  }
+  size_t fl = strlen(m.fp);
+  if (!strcmp(m.ip, "0") && fl > 0 && m.fp[fl - 1] == '1' && strspn(m.fp, "0") == fl - 1) {
+    if (integer) return PD_OK; /* every integer is a multiple of 10^-d */
+    uint32_t frac = pd_ir_seq2(ir, pd__digits(ir, 1, (uint32_t)fl),
+                               pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF));
+    uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1),
+                         pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
+                                    pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF))),
+                         pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
+    *node = pd_ir_seq(ir, parts, 3);
+    *done = true;
+    return pd_sc_ir_status(sc);
+  }
+  return pd_sc_unsupported(sc, at, "multipleOf", "only integers and powers of 1/10");
+}
+
+/* ------------------------------------------------------------ the number type */
+
+/* number = "-"? int frac? exp? (RFC 8259) */
+static uint32_t pd__any_number(pd_sc *sc, bool integer) {
+  pd_ir *ir = &sc->ir;
+  uint32_t in = pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
+                           pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)));
+  uint32_t sign = pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1);
+  if (integer) {
+    uint32_t k[3] = {sign, in, pd__any_frac(&(pd__numctx){sc, true, PD_JSON_NONE})};
+    return pd_ir_seq(ir, k, 3);
+  }
+  uint32_t es[4] = {'e', 'e', 'E', 'E'}, pm[4] = {'+', '+', '-', '-'};
+  uint32_t exp = pd_ir_seq(ir, (uint32_t[]){pd_ir_class(ir, es, 2, false),
+                                           pd_ir_repeat(ir, pd_ir_class(ir, pm, 2, false), 0, 1),
+                                           pd__digits(ir, 1, PD_IR_INF)}, 3);
+  uint32_t k[4] = {sign, in, pd__any_frac(&(pd__numctx){sc, false, PD_JSON_NONE}),
+                   pd_ir_repeat(ir, exp, 0, 1)};
+  return pd_ir_seq(ir, k, 4);
+}
+
+pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
+  bool integer = !(c->types & PD_SC_FRAC), done;
+  if (!(c->types & PD_SC_INT))
+    return pd_sc_unsupported(sc, PD_JSON_NONE, "not", "non-integral numbers only");
+  pd__bound lo, hi;
+  uint32_t at;
+  pd_status st = pd__bounds(sc, c, &lo, &hi, &at);
+  if (st) return st;
+  bool bounded = !lo.inf || !hi.inf;
+  if ((st = pd__multiple(sc, c, integer, bounded, node, &done)) || done) return st;
+  if (!bounded) {
+    *node = pd__any_number(sc, integer);
+    return pd_sc_ir_status(sc);
+  }
+  if (integer) {
+    pd__int_bound(&lo, true);
+    pd__int_bound(&hi, false);
+  }
+  pd__numctx nc = {sc, integer, at};
+  if ((st = pd__range(&nc, &lo, &hi, node))) return st;
+  return pd_sc_ir_status(sc);
+}
+
+/* ------------------------------------------------------------ literals */
+
+/* The value of number v in every plain writing: "-"? digits, trailing
+ * fraction zeros allowed, and "-0" for 0 (exponent forms are not listed). */
+uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v) {
+  pd_ir *ir = &sc->ir;
+  size_t n = pd_json_at(&sc->doc, v)->n;
+  char *buf = pd__malloc(ir->alloc, n + 1);
+  pd__dec *d = pd__malloc(ir->alloc, sizeof *d);
+  uint32_t node = PD_IR_NONE;
+  if (!buf || !d) {
+    ir->oom = true;
+    goto out;
+  }
+  pd_json_dec x;
+  pd_json_number(&sc->doc, v, buf, &x);
+  if (!pd__dec_from(&x, d)) { /* out of the plain range: the text as written */
+    node = pd_ir_bytes(ir, pd_json_str(&sc->doc, v), n);
+    goto out;
+  }
+  uint32_t sign = d->neg ? pd_ir_bytes(ir, "-", 1)
+                  : pd__is_zero(d) ? pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1)
+                                   : pd_ir_empty(ir);
+  uint32_t zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), d->fp[0] ? 0 : 1, PD_IR_INF);
+  uint32_t frac = pd_ir_seq2(ir, pd_ir_bytes(ir, d->fp, strlen(d->fp)), zeros);
+  frac = pd__dot(ir, frac);
+  if (!d->fp[0]) frac = pd_ir_repeat(ir, frac, 0, 1);
+  uint32_t k[3] = {sign, pd_ir_bytes(ir, d->ip, strlen(d->ip)), frac};
+  node = pd_ir_seq(ir, k, 3);
+out:
+  pd__free(ir->alloc, buf);
+  pd__free(ir->alloc, d);
+  return node;
+}

@@ -1,0 +1,421 @@
+/* schema_string.c - JSON strings: how one decoded character is written (raw or
+ * escaped), string literals, keys outside a set, and the string keywords
+ * (minLength, maxLength, pattern, format). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "pda/regex.h"
+#include "pda/schema_ctx.h"
+
+/* ------------------------------------------------------------ hex escapes */
+
+/* One hex digit whose value is in lo..hi, either case. */
+static uint32_t pd__hex_class(pd_ir *ir, uint32_t lo, uint32_t hi) {
+  uint32_t p[6], n = 0;
+  if (lo <= 9) {
+    p[2 * n] = '0' + lo;
+    p[2 * n + 1] = '0' + (hi < 9 ? hi : 9);
+    n++;
+  }
+  if (hi >= 10) {
+    uint32_t a = lo > 10 ? lo : 10;
+    p[2 * n] = 'a' + a - 10;
+    p[2 * n + 1] = 'a' + hi - 10;
+    n++;
+    p[2 * n] = 'A' + a - 10;
+    p[2 * n + 1] = 'A' + hi - 10;
+    n++;
+  }
+  return pd_ir_class(ir, p, n, false);
+}
+
+/* k hex digits whose value is in lo..hi (the usual digit-by-digit split). */
+static uint32_t pd__hex_range(pd_ir *ir, uint32_t lo, uint32_t hi, uint32_t k) {
+  if (k == 0) return pd_ir_empty(ir);
+  uint32_t shift = 4 * (k - 1), full = (1u << shift) - 1;
+  uint32_t dl = lo >> shift, dh = hi >> shift, rl = lo & full, rh = hi & full;
+  if (dl == dh) return pd_ir_seq2(ir, pd__hex_class(ir, dl, dl), pd__hex_range(ir, rl, rh, k - 1));
+  uint32_t alts[3], n = 0, first = dl, last = dh;
+  if (rl != 0) {
+    alts[n++] = pd_ir_seq2(ir, pd__hex_class(ir, dl, dl), pd__hex_range(ir, rl, full, k - 1));
+    first++;
+  }
+  if (rh != full) {
+    alts[n++] = pd_ir_seq2(ir, pd__hex_class(ir, dh, dh), pd__hex_range(ir, 0, rh, k - 1));
+    last--;
+  }
+  if (first <= last)
+    alts[n++] = pd_ir_seq2(ir, pd__hex_class(ir, first, last),
+                           pd_ir_repeat(ir, pd__hex_class(ir, 0, 15), k - 1, k - 1));
+  return pd_ir_alt(ir, alts, n);
+}
+
+static uint32_t pd__u_escape(pd_ir *ir, uint32_t lo, uint32_t hi) {
+  return pd_ir_seq2(ir, pd_ir_bytes(ir, "\\u", 2), pd__hex_range(ir, lo, hi, 4));
+}
+
+/* Code points lo..hi (all >= 0x10000) as \uHIGH\uLOW surrogate pairs. */
+static uint32_t pd__pair_range(pd_ir *ir, uint32_t lo, uint32_t hi) {
+  uint32_t hl = 0xD800 + ((lo - 0x10000) >> 10), ll = 0xDC00 + ((lo - 0x10000) & 0x3FF);
+  uint32_t hh = 0xD800 + ((hi - 0x10000) >> 10), lh = 0xDC00 + ((hi - 0x10000) & 0x3FF);
+  if (hl == hh) return pd_ir_seq2(ir, pd__u_escape(ir, hl, hl), pd__u_escape(ir, ll, lh));
+  uint32_t alts[3], n = 0;
+  alts[n++] = pd_ir_seq2(ir, pd__u_escape(ir, hl, hl), pd__u_escape(ir, ll, 0xDFFF));
+  if (hl + 1 <= hh - 1)
+    alts[n++] = pd_ir_seq2(ir, pd__u_escape(ir, hl + 1, hh - 1), pd__u_escape(ir, 0xDC00, 0xDFFF));
+  alts[n++] = pd_ir_seq2(ir, pd__u_escape(ir, hh, hh), pd__u_escape(ir, 0xDC00, lh));
+  return pd_ir_alt(ir, alts, n);
+}
+
+/* ------------------------------------------------------------ one character */
+
+static bool pd__in(const uint32_t *pairs, size_t n, uint32_t c) {
+  for (size_t i = 0; i < n; i++)
+    if (pairs[2 * i] <= c && c <= pairs[2 * i + 1]) return true;
+  return false;
+}
+
+/* The characters that may appear raw: >= 0x20 except '"' and '\'. */
+static uint32_t pd__raw_part(pd_ir *ir, const uint32_t *pairs, size_t n) {
+  uint32_t *p = pd__malloc(ir->alloc, (3 * n + 1) * 2 * sizeof *p);
+  if (!p) {
+    ir->oom = true;
+    return PD_IR_NONE;
+  }
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t lo = pairs[2 * i] < 0x20 ? 0x20 : pairs[2 * i], hi = pairs[2 * i + 1];
+    static const uint32_t cuts[2] = {'"', '\\'};
+    for (int k = 0; k < 2 && lo <= hi; k++) {
+      if (cuts[k] < lo || cuts[k] > hi) continue;
+      if (cuts[k] > lo) {
+        p[2 * m] = lo;
+        p[2 * m + 1] = cuts[k] - 1;
+        m++;
+      }
+      lo = cuts[k] + 1;
+    }
+    if (lo <= hi) {
+      p[2 * m] = lo;
+      p[2 * m + 1] = hi;
+      m++;
+    }
+  }
+  uint32_t node = m ? pd_ir_class(ir, p, m, false) : pd_ir_nothing(ir);
+  pd__free(ir->alloc, p);
+  return node;
+}
+
+uint32_t pd_sc_jchar(pd_ir *ir, const uint32_t *pairs, size_t n, void *ud) {
+  static const char esc_from[] = "\"\\/\b\f\n\r\t", esc_to[] = "\"\\/bfnrt";
+  (void)ud;
+  uint32_t acc = pd__raw_part(ir, pairs, n);
+  for (int k = 0; k < 8; k++)
+    if (pd__in(pairs, n, (uint8_t)esc_from[k])) {
+      char e[2] = {'\\', esc_to[k]};
+      acc = pd_ir_alt2(ir, acc, pd_ir_bytes(ir, e, 2));
+    }
+  for (size_t i = 0; i < n; i++) {
+    uint32_t lo = pairs[2 * i], hi = pairs[2 * i + 1];
+    if (lo <= 0xFFFF) acc = pd_ir_alt2(ir, acc, pd__u_escape(ir, lo, hi < 0xFFFF ? hi : 0xFFFF));
+    if (hi >= 0x10000) acc = pd_ir_alt2(ir, acc, pd__pair_range(ir, lo < 0x10000 ? 0x10000 : lo, hi));
+  }
+  return acc;
+}
+
+static const uint32_t pd__all_chars[4] = {0, 0xD7FF, 0xE000, 0x10FFFF};
+
+/* Any one character, a surrogate pair counting as one (for exact lengths). */
+static uint32_t pd__char(pd_sc *sc) {
+  if (sc->jchar_rule == PD_IR_NONE) {
+    sc->jchar_rule = pd_ir_rule_named(&sc->ir, "char", 4);
+    pd_ir_rule_define(&sc->ir, sc->jchar_rule, pd_sc_jchar(&sc->ir, pd__all_chars, 2, NULL));
+    if (sc->ir.oom) {
+      sc->jchar_rule = PD_IR_NONE;
+      return PD_IR_NONE;
+    }
+  }
+  return pd_ir_ref(&sc->ir, sc->jchar_rule);
+}
+
+static uint32_t pd__quoted(pd_sc *sc, uint32_t inner) {
+  uint32_t q = pd_ir_bytes(&sc->ir, "\"", 1), k[3] = {q, inner, q};
+  return pd_ir_seq(&sc->ir, k, 3);
+}
+
+/* string = '"' char* '"' */
+uint32_t pd_sc_any_string(pd_sc *sc) {
+  if (sc->string_rule == PD_IR_NONE) {
+    sc->string_rule = pd_ir_rule_named(&sc->ir, "string", 6);
+    pd_ir_rule_define(&sc->ir, sc->string_rule,
+                      pd__quoted(sc, pd_ir_repeat(&sc->ir, pd__char(sc), 0, PD_IR_INF)));
+    if (sc->ir.oom) {
+      sc->string_rule = PD_IR_NONE;
+      return PD_IR_NONE;
+    }
+  }
+  return pd_ir_ref(&sc->ir, sc->string_rule);
+}
+
+/* Decodes the UTF-8 (or WTF-8, for lone surrogates) code point at s; *k = its length. */
+static uint32_t pd__decode(const uint8_t *s, size_t n, size_t *k) {
+  uint8_t b = s[0];
+  size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+  if (len > n) len = n;
+  uint32_t c = len == 1 ? b : len == 2 ? b & 0x1Fu : len == 3 ? b & 0x0Fu : b & 0x07u;
+  for (size_t j = 1; j < len; j++) c = c << 6 | (s[j] & 0x3Fu);
+  *k = len;
+  return c;
+}
+
+static uint32_t pd__one(pd_sc *sc, uint32_t c) {
+  uint32_t p[2] = {c, c};
+  return pd_sc_jchar(&sc->ir, p, 1, NULL);
+}
+
+uint32_t pd_sc_string_literal(pd_sc *sc, const char *s, size_t len) {
+  uint32_t acc = pd_ir_empty(&sc->ir);
+  for (size_t i = 0, k; i < len; i += k)
+    acc = pd_ir_seq2(&sc->ir, acc, pd__one(sc, pd__decode((const uint8_t *)s + i, len - i, &k)));
+  return pd__quoted(sc, acc);
+}
+
+/* ------------------------------------------------------------ keys not in a set */
+
+typedef struct pd__name {
+  const uint8_t *s;
+  size_t n;
+} pd__name;
+
+static int pd__name_cmp(const void *a, const void *b) {
+  const pd__name *x = a, *y = b;
+  size_t m = x->n < y->n ? x->n : y->n;
+  int c = memcmp(x->s, y->s, m);
+  return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* The rest of a string (after the common prefix of p bytes of names[0..n),
+ * sorted) up to the closing quote, whose decoded value is none of them. */
+static uint32_t pd__not_in(pd_sc *sc, const pd__name *names, size_t n, size_t p) {
+  pd_ir *ir = &sc->ir;
+  uint32_t q = pd_ir_bytes(ir, "\"", 1), acc = pd_ir_nothing(ir);
+  size_t i = 0;
+  if (n == 0) return pd_ir_seq2(ir, pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF), q);
+  if (names[0].n == p) i = 1; /* the prefix itself is a name: it may not end here */
+  else acc = q;
+  uint32_t *seen = pd__malloc(ir->alloc, (n + 1) * 2 * sizeof *seen);
+  if (!seen) {
+    ir->oom = true;
+    return PD_IR_NONE;
+  }
+  size_t m = 0;
+  while (i < n && !ir->oom) {
+    size_t k, j = i + 1;
+    uint32_t c = pd__decode(names[i].s + p, names[i].n - p, &k);
+    while (j < n && names[j].n >= p + k && memcmp(names[j].s + p, names[i].s + p, k) == 0) j++;
+    seen[2 * m] = seen[2 * m + 1] = c;
+    m++;
+    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd__one(sc, c), pd__not_in(sc, names + i, j - i, p + k)));
+    i = j;
+  }
+  /* a character no name continues with: any rest */
+  uint32_t *other = pd__malloc(ir->alloc, (m + 2) * 2 * sizeof *other);
+  if (other) {
+    size_t o = 0;
+    uint32_t next = 0;
+    for (size_t t = 0; t < m; t++) { /* seen is sorted: names are */
+      if (seen[2 * t] > next) {
+        other[2 * o] = next;
+        other[2 * o + 1] = seen[2 * t] - 1;
+        o++;
+      }
+      next = seen[2 * t] + 1;
+    }
+    if (next <= 0x10FFFF) {
+      other[2 * o] = next;
+      other[2 * o + 1] = 0x10FFFF;
+      o++;
+    }
+    /* drop surrogates: split any pair crossing them */
+    size_t w = 0;
+    uint32_t *fixed = pd__malloc(ir->alloc, (2 * o + 1) * 2 * sizeof *fixed);
+    if (fixed) {
+      for (size_t t = 0; t < o; t++) {
+        uint32_t lo = other[2 * t], hi = other[2 * t + 1];
+        if (lo < 0xD800 && hi >= 0xD800) {
+          fixed[2 * w] = lo, fixed[2 * w + 1] = 0xD7FF, w++;
+          lo = 0xE000;
+        } else if (lo >= 0xD800 && lo <= 0xDFFF) {
+          lo = 0xE000;
+        }
+        if (lo <= hi) fixed[2 * w] = lo, fixed[2 * w + 1] = hi, w++;
+      }
+      if (w)
+        acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd_sc_jchar(ir, fixed, w, NULL),
+                                             pd__not_in(sc, NULL, 0, 0)));
+      pd__free(ir->alloc, fixed);
+    } else {
+      ir->oom = true;
+    }
+    pd__free(ir->alloc, other);
+  } else {
+    ir->oom = true;
+  }
+  pd__free(ir->alloc, seen);
+  return acc;
+}
+
+uint32_t pd_sc_string_not_in(pd_sc *sc, const uint32_t *names, size_t n) {
+  pd__name *v = pd__malloc(sc->ir.alloc, (n ? n : 1) * sizeof *v);
+  if (!v) {
+    sc->ir.oom = true;
+    return PD_IR_NONE;
+  }
+  for (size_t i = 0; i < n; i++) {
+    v[i].s = (const uint8_t *)pd_json_str(&sc->doc, names[i]);
+    v[i].n = pd_json_at(&sc->doc, names[i])->n;
+  }
+  qsort(v, n, sizeof *v, pd__name_cmp);
+  size_t w = 0; /* drop duplicates */
+  for (size_t i = 0; i < n; i++)
+    if (w == 0 || pd__name_cmp(&v[w - 1], &v[i]) != 0) v[w++] = v[i];
+  uint32_t node = pd_ir_seq2(&sc->ir, pd_ir_bytes(&sc->ir, "\"", 1), pd__not_in(sc, v, w, 0));
+  pd__free(sc->ir.alloc, v);
+  return node;
+}
+
+/* ------------------------------------------------------------ formats */
+
+typedef struct pd__format {
+  const char *name, *regex; /* regex NULL: known but not enforced exactly */
+} pd__format;
+
+#define PD__D2 "[0-9]{2}"
+#define PD__TIME                                                               \
+  "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?([zZ]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
+#define PD__DATE                                                                        \
+  "([0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|" \
+  "02-(0[1-9]|1[0-9]|2[0-8]))|([0-9]{2}(0[48]|[2468][048]|[13579][26])|"                \
+  "([02468][048]|[13579][26])00)-02-29)"
+#define PD__DUR_TIME "T([0-9]+H([0-9]+M([0-9]+S)?)?|[0-9]+M([0-9]+S)?|[0-9]+S)"
+#define PD__H16 "[0-9a-fA-F]{1,4}"
+#define PD__OCTET "(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+#define PD__IPV4 PD__OCTET "\\." PD__OCTET "\\." PD__OCTET "\\." PD__OCTET
+#define PD__LS32 "(" PD__H16 ":" PD__H16 "|" PD__IPV4 ")"
+
+static const pd__format pd__formats[] = {
+    {"date", PD__DATE},
+    {"time", PD__TIME},
+    {"date-time", PD__DATE "[tT]" PD__TIME},
+    {"duration", "P(([0-9]+D|[0-9]+M([0-9]+D)?|[0-9]+Y([0-9]+M([0-9]+D)?)?)(" PD__DUR_TIME
+                 ")?|" PD__DUR_TIME "|[0-9]+W)"},
+    {"uuid", "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"},
+    {"ipv4", PD__IPV4},
+    {"ipv6", "((" PD__H16 ":){6}" PD__LS32 "|::(" PD__H16 ":){5}" PD__LS32 "|(" PD__H16
+             ")?::(" PD__H16 ":){4}" PD__LS32 "|((" PD__H16 ":){0,1}" PD__H16 ")?::(" PD__H16
+             ":){3}" PD__LS32 "|((" PD__H16 ":){0,2}" PD__H16 ")?::(" PD__H16 ":){2}" PD__LS32
+             "|((" PD__H16 ":){0,3}" PD__H16 ")?::" PD__H16 ":" PD__LS32 "|((" PD__H16
+             ":){0,4}" PD__H16 ")?::" PD__LS32 "|((" PD__H16 ":){0,5}" PD__H16 ")?::" PD__H16
+             "|((" PD__H16 ":){0,6}" PD__H16 ")?::)"},
+    {"json-pointer", "(/([^~/]|~[01])*)*"},
+    {"relative-json-pointer", "(0|[1-9][0-9]*)(#|(/([^~/]|~[01])*)*)"},
+    {"email", NULL},
+    {"idn-email", NULL},
+    {"hostname", NULL},
+    {"idn-hostname", NULL},
+    {"uri", NULL},
+    {"uri-reference", NULL},
+    {"iri", NULL},
+    {"iri-reference", NULL},
+    {"uri-template", NULL},
+    {"regex", NULL},
+};
+
+/* The regex enforcing format node f; NULL when the format is unknown (an
+ * annotation). *known_only when known but not enforceable. */
+static const char *pd__format_regex(pd_sc *sc, uint32_t f, bool *refused) {
+  *refused = false;
+  if (pd_json_at(&sc->doc, f)->kind != PD_JSON_STRING) return NULL;
+  for (size_t i = 0; i < sizeof pd__formats / sizeof pd__formats[0]; i++)
+    if (pd_json_str_eq(&sc->doc, f, pd__formats[i].name)) {
+      *refused = pd__formats[i].regex == NULL;
+      return pd__formats[i].regex;
+    }
+  return NULL;
+}
+
+/* ------------------------------------------------------------ the string type */
+
+static pd_status pd__regex(pd_sc *sc, uint32_t at, const char *re, size_t len, bool search,
+                           uint32_t *node) {
+  pd_regex_target t = {pd_sc_jchar, NULL};
+  pd_error e;
+  pd_status st = pd_regex_to_ir(&sc->ir, re, len, &t, search, &sc->opts, node, &e);
+  if (st == PD_ERR_NOMEM) return pd__nomem(sc->err);
+  if (st == PD_ERR_UNSUPPORTED) return pd_sc_unsupported(sc, at, "pattern", e.message);
+  if (st) return pd_sc_fail(sc, st, at, "pattern: %s", e.message);
+  return PD_OK;
+}
+
+/* Collects the one pattern / format regex of the conj (more than one distinct
+ * is refused: regular languages cannot be intersected here). */
+static pd_status pd__string_regex(pd_sc *sc, const pd_sc_conj *c, uint32_t *at, bool *search) {
+  pd_status st;
+  *at = PD_JSON_NONE;
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t p = pd_sc_kw(sc, c, i, "pattern"), f = pd_sc_kw(sc, c, i, "format");
+    bool refused;
+    if (f != PD_JSON_NONE && pd__format_regex(sc, f, &refused) == NULL) {
+      if (refused && (st = pd_sc_unsupported(sc, f, "format", "format not implemented")))
+        return st;
+      f = PD_JSON_NONE;
+    }
+    uint32_t found[2] = {p, f};
+    for (int k = 0; k < 2; k++) {
+      if (found[k] == PD_JSON_NONE) continue;
+      if (k == 0 && pd_json_at(&sc->doc, p)->kind != PD_JSON_STRING)
+        return pd_sc_fail(sc, PD_ERR_SEMANTIC, p, "'pattern' must be a string");
+      if (*at != PD_JSON_NONE && !pd_json_equal(&sc->doc, *at, found[k])) {
+        if ((st = pd_sc_unsupported(sc, found[k], k ? "format" : "pattern",
+                                    "two patterns/formats on one string")))
+          return st;
+        continue;
+      }
+      *at = found[k];
+      *search = k == 0;
+    }
+  }
+  return PD_OK;
+}
+
+pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
+  uint32_t min, max, at;
+  bool search = false;
+  pd_status st;
+  if ((st = pd_sc_bound(sc, c, "minLength", false, &min)) ||
+      (st = pd_sc_bound(sc, c, "maxLength", true, &max)) ||
+      (st = pd__string_regex(sc, c, &at, &search)))
+    return st;
+  if (at != PD_JSON_NONE) {
+    bool refused;
+    const char *re = search ? pd_json_str(&sc->doc, at) : pd__format_regex(sc, at, &refused);
+    size_t len = search ? pd_json_at(&sc->doc, at)->n : strlen(re);
+    if (min > 0 || max != PD_IR_INF) {
+      uint32_t where = pd_sc_kw(sc, c, 0, min > 0 ? "minLength" : "maxLength");
+      st = pd_sc_unsupported(sc, where == PD_JSON_NONE ? at : where,
+                             min > 0 ? "minLength" : "maxLength", "length with pattern/format");
+      if (st) return st;
+    }
+    uint32_t inner;
+    if ((st = pd__regex(sc, at, re, len, search, &inner))) return st;
+    *node = pd__quoted(sc, inner);
+    return pd_sc_ir_status(sc);
+  }
+  if (min > sc->opts.max_repeat || (max != PD_IR_INF && max > sc->opts.max_repeat))
+    return pd__fail(sc->err, PD_ERR_LIMIT, "string length bound over max_repeat (%u)",
+                    sc->opts.max_repeat);
+  if (min == 0 && max == PD_IR_INF) *node = pd_sc_any_string(sc);
+  else *node = pd__quoted(sc, pd_ir_repeat(&sc->ir, pd__char(sc), min, max));
+  return pd_sc_ir_status(sc);
+}

@@ -1,0 +1,127 @@
+/* test_fill.c - every filled mask equals brute force (accept_token of each id),
+ * on hand-made vocabularies and grammars (recursive, ambiguous, UTF-8 split
+ * across tokens, tokens crossing rule boundaries, special/EOS/hole ids, width
+ * past the size) and, sampled, on the shared GBNF grammars with real tokenizers. */
+#include "support.h"
+
+#include <stdio.h>
+
+#include "diff.h"
+
+static const char *const pdt__pieces[] = {
+    "a", "b", "ab", "ba", "aab", "(", ")", "()", "(a", "a)", ")(", "))", "((", "x", "xy", "y",
+    "+", "1", "12", "+1", "1+", " ", "  ", " a", "\"", "\"a", "a\"", "\",", ",", "\"a\"", "\xc3",
+    "\xa9", "\xc3\xa9", "\xc3\xa9\xc3", "\xa9x", "\xe2\x82", "\xac", "\xe2\x82\xac", "<eos>",
+    "<sp>", "", "hole", "[", "]", "[a", "a]", ",a", "-", "--", "a-", "b+", "ab+", "\n", "{", "}",
+    "{}", "\"\"", "\":", ":", "true", "tr", "ue", "null", "0", "01", "e", "E"};
+#define PDT_N (sizeof pdt__pieces / sizeof pdt__pieces[0])
+
+static pd_vocab *pdt__vocab(void) {
+  const uint8_t *b[PDT_N];
+  size_t lens[PDT_N];
+  uint32_t flags[PDT_N] = {0};
+  for (size_t i = 0; i < PDT_N; i++) {
+    b[i] = (const uint8_t *)pdt__pieces[i];
+    lens[i] = strlen(pdt__pieces[i]);
+    if (!strcmp(pdt__pieces[i], "<eos>")) flags[i] = PD_TOKEN_EOS | PD_TOKEN_SPECIAL;
+    if (!strcmp(pdt__pieces[i], "<sp>")) flags[i] = PD_TOKEN_SPECIAL;
+    if (!strcmp(pdt__pieces[i], "hole")) flags[i] = PD_TOKEN_HOLE;
+  }
+  pd_vocab_options o = {.width = PDT_N + 37};
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_from_list(b, lens, flags, PDT_N, &o, &v, NULL), PD_OK);
+  return v;
+}
+
+static const char *const pdt__grammars[] = {
+    /* recursive, nested */
+    "root ::= \"(\" root \")\" root | \"\"",
+    /* left recursion */
+    "root ::= root \"+\" num | num\nnum ::= [0-9]+",
+    /* ambiguous */
+    "root ::= a a | a\na ::= \"a\" | \"a\" \"a\" | \"ab\" | \"\"",
+    /* UTF-8 classes split across tokens */
+    "root ::= [^\"x]* \"x\"",
+    "root ::= (\"\xc3\xa9\" | [\xe2\x82\xac] | \"a\")+",
+    /* a rule ends inside a token */
+    "root ::= str (\",\" str)* \n str ::= \"\\\"\" [a-z]* \"\\\"\"",
+    "root ::= item+\nitem ::= \"a\" | \"b\" | \"-\" item",
+    /* json-like with whitespace */
+    "root ::= value\nvalue ::= obj | arr | \"true\" | \"null\" | num | s\n"
+    "obj ::= \"{\" ws ( s ws \":\" ws value ( \",\" ws s ws \":\" ws value )* )? \"}\" ws\n"
+    "arr ::= \"[\" ws ( value ( \",\" ws value )* )? \"]\" ws\n"
+    "s ::= \"\\\"\" [^\"]* \"\\\"\"\nnum ::= \"-\"? [0-9]+ ([eE] [0-9]+)?\nws ::= [ \\n]*",
+    /* nullable chains and repetition bounds */
+    "root ::= x{2,5} y?\nx ::= \"a\" | \"b\"? \nly ::= \"y\"\ny ::= ly ly",
+    /* a special token named by a token edge, and its negation */
+    "root ::= \"a\" <[39]> \"b\" | !<[0]> \"x\"",
+};
+
+static void pdt__check(pd_vocab *v, const char *gbnf, size_t walks, size_t steps, pdt_diff *d) {
+  pd_grammar *g = NULL;
+  pd_error err;
+  pd_status st = pd_grammar_compile_gbnf(gbnf, strlen(gbnf), v, NULL, &g, &err);
+  if (st != PD_OK) {
+    printf("compile failed (%s): %s\n", err.message, gbnf);
+    return;
+  }
+  uint64_t rng = 42;
+  for (size_t w = 0; w < walks; w++) {
+    pd_matcher *m = NULL;
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    size_t before = d->differences;
+    assert_int_equal(pdt_diff_walk(m, v, steps, &rng, d), PD_OK);
+    if (d->differences != before)
+      printf("difference (token %u) in: %s\n", d->first_bad_token, gbnf);
+    pd_matcher_free(m);
+  }
+  pd_grammar_free(g);
+}
+
+static void test_fill_small(void **state) {
+  (void)state;
+  pd_vocab *v = pdt__vocab();
+  pdt_diff d = {0};
+  for (size_t i = 0; i < sizeof pdt__grammars / sizeof *pdt__grammars; i++)
+    pdt__check(v, pdt__grammars[i], 20, 30, &d);
+  printf("small: %zu masks compared, %zu differences\n", d.masks, d.differences);
+  assert_true(d.masks > 100);
+  assert_int_equal(d.differences, 0);
+  pd_vocab_free(v);
+}
+
+/* Sampled: a few short walks per grammar and tokenizer (brute force costs a
+ * full pass over the vocabulary per mask). */
+static void test_fill_real(void **state) {
+  (void)state;
+  static const char *const toks[] = {"llama3", "qwen3", "gemma3", "gpt4o"};
+  static const char *const grammars[] = {"json.gbnf", "arithmetic.gbnf", "list.gbnf"};
+  pdt_diff d = {0};
+  for (size_t t = 0; t < 4; t++) {
+    char rel[256];
+    snprintf(rel, sizeof rel, "tokenizers/%s/tokenizer.json", toks[t]);
+    const char *path = pdt_data(rel);
+    if (!path) skip();
+    pd_vocab *v = NULL;
+    if (pd_vocab_load_hf(path, NULL, NULL, &v, NULL) != PD_OK) continue;
+    for (size_t g = t % 3; g < 3; g += 3) {
+      snprintf(rel, sizeof rel, "grammars/gbnf/%s", grammars[g]);
+      const char *gp = pdt_data(rel);
+      if (!gp) continue;
+      char *text = pdt_read_file(gp, NULL);
+      pdt__check(v, text, 1, 3, &d);
+      free(text);
+    }
+    pd_vocab_free(v);
+  }
+  printf("real: %zu masks compared, %zu differences\n", d.masks, d.differences);
+  assert_int_equal(d.differences, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_fill_small),
+      cmocka_unit_test(test_fill_real),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,64 @@
+/* regex_check.c - see regex_check.h. */
+#include "regex_check.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ir_eval.h"
+#include "pda/regex.h"
+#include "support.h"
+
+struct pdt_regex {
+  pd_ir ir;
+  uint32_t full, search;
+  pd_grammar *g;
+  pd_matcher *m;
+};
+
+pdt_regex *pdt_regex_new(const char *pattern, size_t len, pd_status *st, pd_error *err) {
+  pdt_regex *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  pd_ir_init(&r->ir, NULL);
+  *st = pd_regex_to_ir(&r->ir, pattern, len, NULL, false, NULL, &r->full, err);
+  if (*st == PD_OK) *st = pd_regex_to_ir(&r->ir, pattern, len, NULL, true, NULL, &r->search, err);
+  pd_status gs = PD_ERR_UNSUPPORTED;
+  if (*st == PD_OK) gs = pd_grammar_compile_regex(pattern, len, NULL, NULL, &r->g, NULL);
+  if (*st != PD_OK) {
+    pdt_regex_free(r);
+    return NULL;
+  }
+  if (gs == PD_OK) assert_int_equal(pd_matcher_new(r->g, &r->m, NULL), PD_OK);
+  return r;
+}
+
+void pdt_regex_free(pdt_regex *r) {
+  if (!r) return;
+  pd_matcher_free(r->m);
+  pd_grammar_free(r->g);
+  pd_ir_free(&r->ir);
+  free(r);
+}
+
+bool pdt_regex_has_matcher(const pdt_regex *r) { return r->m != NULL; }
+
+static int pdt__matcher_verdict(pd_matcher *m, const char *s, size_t len) {
+  pd_matcher_reset(m);
+  pd_status st = pd_matcher_accept_bytes(m, (const uint8_t *)s, len, NULL, NULL);
+  if (st == PD_ERR_REJECTED) return 0;
+  assert_int_equal(st, PD_OK);
+  return pd_matcher_is_accepting(m) ? 1 : 0;
+}
+
+int pdt_regex_verdict(pdt_regex *r, const char *s, size_t len, bool search) {
+  int v = pdt_ir_matches(&r->ir, search ? r->search : r->full, s, len);
+  if (!search && r->m) {
+    int mv = pdt__matcher_verdict(r->m, s, len);
+    if (v >= 0 && mv != v) {
+      print_error("matcher says %d, IR says %d on \"%.*s\"\n", mv, v, (int)len, s);
+      fail();
+    }
+    v = mv;
+  }
+  return v;
+}

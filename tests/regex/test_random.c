@@ -1,0 +1,78 @@
+/* test_random.c - differential check against Python's re: random patterns
+ * over ASCII (gen_random_cases.py, where re and ECMA-262 agree) with Python's
+ * recorded verdicts for the whole string and for a search. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regex_check.h"
+#include "support.h"
+
+#ifndef PDT_REGEX_DIR
+#error "PDT_REGEX_DIR must name tests/regex"
+#endif
+
+typedef struct tsv_line {
+  char *pattern, *text;
+  int full, search;
+} tsv_line;
+
+/* Splits one line "pattern TAB text TAB full TAB search" in place. */
+static bool split_line(char *line, tsv_line *out) {
+  char *f[4];
+  f[0] = line;
+  for (int i = 1; i < 4; i++) {
+    char *tab = strchr(f[i - 1], '\t');
+    if (!tab) return false;
+    *tab = '\0';
+    f[i] = tab + 1;
+  }
+  *out = (tsv_line){f[0], f[1], atoi(f[2]), atoi(f[3])};
+  return true;
+}
+
+static void test_python_verdicts(void **state) {
+  (void)state;
+  size_t len;
+  char *data = pdt_read_file(PDT_REGEX_DIR "/random_cases.tsv", &len);
+  assert_non_null(data);
+  char last[512] = "";
+  pdt_regex *r = NULL;
+  long lines = 0, patterns = 0, wrong = 0, via_matcher = 0;
+  for (char *line = strtok(data, "\n"); line; line = strtok(NULL, "\n")) {
+    tsv_line t;
+    assert_true(split_line(line, &t));
+    if (!r || strcmp(last, t.pattern) != 0) {
+      pdt_regex_free(r);
+      pd_status st;
+      pd_error err;
+      r = pdt_regex_new(t.pattern, strlen(t.pattern), &st, &err);
+      if (!r) print_error("/%s/: %s\n", t.pattern, err.message);
+      assert_non_null(r);
+      snprintf(last, sizeof last, "%s", t.pattern);
+      patterns++;
+      via_matcher += pdt_regex_has_matcher(r);
+    }
+    size_t n = strlen(t.text);
+    int full = pdt_regex_verdict(r, t.text, n, false), search = pdt_regex_verdict(r, t.text, n, true);
+    if (full != t.full || search != t.search) {
+      print_error("/%s/ on \"%s\": full %d (re %d), search %d (re %d)\n", t.pattern, t.text, full,
+                  t.full, search, t.search);
+      wrong++;
+    }
+    lines++;
+  }
+  pdt_regex_free(r);
+  free(data);
+  printf("python re differential: %ld patterns, %ld strings x 2 verdicts, %ld differ, "
+         "%ld patterns also through the matcher\n", patterns, lines, wrong, via_matcher);
+  assert_true(lines > 1000);
+  assert_int_equal(wrong, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_python_verdicts),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

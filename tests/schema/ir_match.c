@@ -1,0 +1,159 @@
+/* ir_match.c - end-position sets over the IR (see ir_match.h). */
+#include "ir_match.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pdt__m {
+  const pd_ir *ir;
+  const uint8_t *s;
+  size_t n, words;   /* positions 0..n; words per set */
+  uint64_t **memo;   /* [rule * (n+1) + pos] -> set, NULL = not computed */
+  uint8_t *busy;     /* same index: being computed */
+} pdt__m;
+
+static uint64_t *pdt__set(const pdt__m *m) { return calloc(m->words, sizeof(uint64_t)); }
+static void pdt__add(uint64_t *s, size_t i) { s[i / 64] |= 1ull << (i % 64); }
+static bool pdt__has(const uint64_t *s, size_t i) { return s[i / 64] >> (i % 64) & 1; }
+static bool pdt__or(const pdt__m *m, uint64_t *a, const uint64_t *b) {
+  bool changed = false;
+  for (size_t w = 0; w < m->words; w++) {
+    uint64_t x = a[w] | b[w];
+    changed |= x != a[w];
+    a[w] = x;
+  }
+  return changed;
+}
+
+static uint64_t *pdt__node(pdt__m *m, uint32_t id, size_t pos);
+
+/* Code point at pos (UTF-8); *k its length; false when malformed. */
+static bool pdt__cp(const pdt__m *m, size_t pos, uint32_t *c, size_t *k) {
+  if (pos >= m->n) return false;
+  uint8_t b = m->s[pos];
+  size_t len = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
+  if (!len || pos + len > m->n) return false;
+  uint32_t v = len == 1 ? b : len == 2 ? b & 0x1Fu : len == 3 ? b & 0x0Fu : b & 0x07u;
+  for (size_t j = 1; j < len; j++) {
+    if ((m->s[pos + j] & 0xC0) != 0x80) return false;
+    v = v << 6 | (m->s[pos + j] & 0x3Fu);
+  }
+  *c = v;
+  *k = len;
+  return true;
+}
+
+/* Ends of node id from every position in from (a set), or'ed into out. */
+static void pdt__from(pdt__m *m, uint32_t id, const uint64_t *from, uint64_t *out) {
+  for (size_t p = 0; p <= m->n; p++)
+    if (pdt__has(from, p)) {
+      uint64_t *e = pdt__node(m, id, p);
+      pdt__or(m, out, e);
+      free(e);
+    }
+}
+
+static uint64_t *pdt__repeat(pdt__m *m, const pd_ir_node *nd, size_t pos) {
+  uint64_t *cur = pdt__set(m), *out = pdt__set(m);
+  pdt__add(cur, pos);
+  uint32_t min = nd->off, max = nd->n;
+  if (min == 0) pdt__or(m, out, cur);
+  for (uint32_t i = 1; max == PD_IR_INF || i <= max; i++) {
+    uint64_t *next = pdt__set(m);
+    pdt__from(m, nd->a, cur, next);
+    free(cur);
+    cur = next;
+    bool changed = false;
+    if (i >= min) changed = pdt__or(m, out, cur);
+    bool empty = true;
+    for (size_t w = 0; w < m->words; w++) empty = empty && !cur[w];
+    if (empty || (i > min && !changed && max == PD_IR_INF)) break;
+    if (i > m->n + min + 1 && max == PD_IR_INF) break;
+  }
+  free(cur);
+  return out;
+}
+
+static uint64_t *pdt__rule(pdt__m *m, uint32_t rule, size_t pos) {
+  size_t idx = (size_t)rule * (m->n + 1) + pos;
+  uint64_t *out = pdt__set(m);
+  if (m->memo[idx]) {
+    memcpy(out, m->memo[idx], m->words * sizeof(uint64_t));
+    return out;
+  }
+  if (m->busy[idx] || m->ir->rules.data[rule].body == PD_IR_NONE) return out;
+  m->busy[idx] = 1;
+  free(out);
+  out = pdt__node(m, m->ir->rules.data[rule].body, pos);
+  m->busy[idx] = 0;
+  m->memo[idx] = pdt__set(m);
+  memcpy(m->memo[idx], out, m->words * sizeof(uint64_t));
+  return out;
+}
+
+static uint64_t *pdt__node(pdt__m *m, uint32_t id, size_t pos) {
+  const pd_ir *ir = m->ir;
+  const pd_ir_node *nd = pd_ir_at(ir, id);
+  uint64_t *out = NULL;
+  switch ((pd_ir_kind)nd->kind) {
+    case PD_IR_EMPTY:
+      out = pdt__set(m);
+      pdt__add(out, pos);
+      return out;
+    case PD_IR_NOTHING:
+    case PD_IR_TOKEN: return pdt__set(m);
+    case PD_IR_BYTES:
+      out = pdt__set(m);
+      if (pos + nd->n <= m->n && memcmp(m->s + pos, ir->bytes.data + nd->off, nd->n) == 0)
+        pdt__add(out, pos + nd->n);
+      return out;
+    case PD_IR_CLASS: {
+      out = pdt__set(m);
+      uint32_t c;
+      size_t k;
+      if (!pdt__cp(m, pos, &c, &k)) return out;
+      for (uint32_t i = 0; i < nd->n; i++)
+        if (ir->ranges.data[nd->off + 2 * i] <= c && c <= ir->ranges.data[nd->off + 2 * i + 1])
+          pdt__add(out, pos + k);
+      return out;
+    }
+    case PD_IR_REF: return pdt__rule(m, nd->a, pos);
+    case PD_IR_ALT:
+      out = pdt__set(m);
+      for (uint32_t i = 0; i < nd->n; i++) {
+        uint64_t *e = pdt__node(m, ir->kids.data[nd->off + i], pos);
+        pdt__or(m, out, e);
+        free(e);
+      }
+      return out;
+    case PD_IR_SEQ: {
+      uint64_t *cur = pdt__set(m);
+      pdt__add(cur, pos);
+      for (uint32_t i = 0; i < nd->n; i++) {
+        uint64_t *next = pdt__set(m);
+        pdt__from(m, ir->kids.data[nd->off + i], cur, next);
+        free(cur);
+        cur = next;
+      }
+      return cur;
+    }
+    case PD_IR_REPEAT: return pdt__repeat(m, nd, pos);
+  }
+  return pdt__set(m);
+}
+
+bool pdt_ir_match(const pd_ir *ir, const char *text, size_t len) {
+  if (ir->root == PD_IR_NONE) return false;
+  pdt__m m = {ir, (const uint8_t *)text, len, len / 64 + 1, NULL, NULL};
+  size_t cells = ir->rules.len * (len + 1);
+  m.memo = calloc(cells, sizeof *m.memo);
+  m.busy = calloc(cells, 1);
+  uint64_t *ends = pdt__rule(&m, ir->root, 0);
+  bool ok = pdt__has(ends, len);
+  free(ends);
+  for (size_t i = 0; i < cells; i++) free(m.memo[i]);
+  free(m.memo);
+  free(m.busy);
+  return ok;
+}
