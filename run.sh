@@ -36,9 +36,9 @@ run_tests() { # dir, label
   grep -E '^ *[0-9]+/[0-9]+ ' "$dir/test-output.txt" || true
   if [ $rc -ne 0 ]; then sed -n '/^=* *[0-9]*\/[0-9]* .*FAIL/,/^===/p' "$dir/test-output.txt" | head -200; fi
   local ok fail skip
-  ok=$(sed -n 's/^Ok: *//p' "$dir/test-output.txt")
-  fail=$(sed -n 's/^Fail: *//p' "$dir/test-output.txt")
-  skip=$(sed -n 's/^Skipped: *//p' "$dir/test-output.txt")
+  ok=$(awk '/^Ok:/ {print $2}' "$dir/test-output.txt")
+  fail=$(awk '/^Fail:/ {print $2}' "$dir/test-output.txt")
+  skip=$(awk '/^Skipped:/ {print $2}' "$dir/test-output.txt")
   echo "$label: ${ok:-0} passed, ${fail:-0} failed, ${skip:-0} skipped"
   return $rc
 }
@@ -60,7 +60,7 @@ case "$cmd" in
     # the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (CUDA off: host code only)
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dcuda=disabled -Dbench=disabled -Dmimalloc=disabled
-    run_tests build-asan "tests under asan+ubsan" || rc=1
+    run_tests build-asan "asan+ubsan" || rc=1
     p=$(grep -hE '^Ok:' build/test-output.txt build-asan/test-output.txt | awk '{s+=$2} END {print s+0}')
     f=$(grep -hE '^Fail:' build/test-output.txt build-asan/test-output.txt | awk '{s+=$2} END {print s+0}')
     echo "test command took $(( $(date +%s) - start )) s"

@@ -1,13 +1,14 @@
 /* bench_spec.c - timings of the speculative layer (spec/).
  *
  *   bench_spec [--tokenizer T] [--grammar F]      fill, rollback, batch, verifier
- *   bench_spec --forced [--tokenizer T] [--limit N] [--subset S]
+ *   bench_spec --forced [--fixed-ws] [--tokenizer T] [--limit N] [--subset S]
  *                                                 jump-forward share on MaskBench
  *
- * Defaults: the Llama-3 tokenizer and llama.cpp's json.gbnf from the shared
- * data folder ($PD_SHARED_DATA or ../shared/data beside the checkout). The
- * token histories are a seeded random walk through the grammar's masks, so
- * every draft is valid and every number is reproducible. */
+ * Defaults: the Llama-3 tokenizer and llama.cpp's json.gbnf (its root made
+ * "any number of values") from the shared data folder ($PD_SHARED_DATA or
+ * ../shared/data beside the checkout). The token histories are a seeded
+ * random walk through the grammar's masks, so every draft is valid and every
+ * number is reproducible. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -77,34 +78,46 @@ typedef struct pdb_ctx {
   uint32_t *row;  /* scratch rows */
 } pdb_ctx;
 
-/* A seeded random walk: at each step a random allowed token that is not a
- * stop token; restarts the grammar when nothing else is allowed. */
+/* Collects the allowed ids of row that are not stop tokens; returns how many. */
+static size_t pdb__allowed(const pdb_ctx *c, uint32_t *allowed) {
+  size_t n = 0;
+  for (uint32_t t = 0; t < pd_vocab_size(c->v); t++) {
+    const uint8_t *b;
+    size_t len;
+    uint32_t flags;
+    pd_vocab_token(c->v, t, &b, &len, &flags);
+    if ((c->row[t / 32] >> (t % 32) & 1) && !(flags & PD_TOKEN_EOS)) allowed[n++] = t;
+  }
+  return n;
+}
+
+/* A seeded random walk through the masks. A token after which only a stop
+ * token is allowed is taken back and another drawn, so the walk goes on. */
 static int pdb__make_walk(pdb_ctx *c) {
   pd_matcher *m;
   pd_error e;
   if (pd_matcher_new(c->g, &m, &e) != PD_OK) return pdb__fail("matcher", &e);
   uint64_t seed = 42;
-  uint32_t *allowed = malloc(pd_vocab_width(c->v) * sizeof *allowed);
-  for (size_t i = 0; i < PDB_WALK; i++) {
-    if (pd_matcher_fill_bitmask(m, c->row, c->n_words, NULL, &e) != PD_OK) return pdb__fail("fill", &e);
-    size_t n = 0;
-    for (uint32_t t = 0; t < pd_vocab_size(c->v); t++) {
-      const uint8_t *b;
-      size_t len;
-      uint32_t flags;
-      pd_vocab_token(c->v, t, &b, &len, &flags);
-      if ((c->row[t / 32] >> (t % 32) & 1) && !(flags & PD_TOKEN_EOS)) allowed[n++] = t;
+  uint32_t *allowed = malloc(2 * pd_vocab_width(c->v) * sizeof *allowed);
+  int rc = 0;
+  for (size_t i = 0; !rc && i < PDB_WALK; i++) {
+    pd_matcher_fill_bitmask(m, c->row, c->n_words, NULL, NULL);
+    size_t n = pdb__allowed(c, allowed);
+    for (int tries = 0; n && tries < 50; tries++) {
+      c->walk[i] = allowed[pdb__rand(&seed) % n];
+      pd_matcher_accept_token(m, c->walk[i], NULL);
+      pd_matcher_fill_bitmask(m, c->row, c->n_words, NULL, NULL);
+      if (pdb__allowed(c, allowed + n)) break;
+      pd_matcher_rollback(m, 1, NULL);
     }
-    if (!n) {
+    if (!n || pd_matcher_num_tokens(m) != i + 1) {
       fprintf(stderr, "bench_spec: the walk got stuck after %zu tokens\n", i);
-      return 1;
+      rc = 1;
     }
-    c->walk[i] = allowed[pdb__rand(&seed) % n];
-    if (pd_matcher_accept_token(m, c->walk[i], &e) != PD_OK) return pdb__fail("accept", &e);
   }
   free(allowed);
   pd_matcher_free(m);
-  return 0;
+  return rc;
 }
 
 static pd_matcher *pdb__matcher_at(const pdb_ctx *c, size_t pos) {
@@ -146,7 +159,8 @@ static void pdb__bench_fill(const pdb_ctx *c) {
       spec[r] = single[r] = 0;
       for (size_t p = 0; p < N_POS; p++) {
         pdb__fill_once(c, m, FIRST + p * STEP, ks[ki], &spec[r], &single[r]);
-        for (size_t j = 0; j < STEP; j++) pd_matcher_accept_token(m, c->walk[FIRST + p * STEP + j], NULL);
+        for (size_t j = 0; j < STEP; j++)
+          pd_matcher_accept_token(m, c->walk[FIRST + p * STEP + j], NULL);
       }
       ratio[r] = spec[r] / single[r];
       pd_matcher_free(m);
@@ -252,6 +266,8 @@ static void pdb__bench_verify(const pdb_ctx *c, pdb_batch *b) {
 
 typedef struct pdb_forced {
   size_t instances, tokens, forced, rejected, no_schema;
+  double compile_ns, walk_ns;
+  bool fixed_ws; /* separators ", " and ": " as json.dumps writes them */
 } pdb_forced;
 
 /* Walks one instance's reference tokens; at every step the jump-forward
@@ -284,8 +300,10 @@ static void pdb__forced_instance(const pd_grammar *g, const pd_jumper *j, const 
 }
 
 /* The compiled schema of a MaskBench file, kept while lines share the file. */
-static pd_grammar *pdb__schema(pd_vocab *v, const char *file, char *cached, pd_grammar *prev) {
+static pd_grammar *pdb__schema(pd_vocab *v, const char *file, char *cached, pd_grammar *prev,
+                               pdb_forced *f) {
   if (prev && !strcmp(cached, file)) return prev;
+  double t0 = pdb__now();
   pd_grammar_free(prev);
   snprintf(cached, 512, "%s", file);
   char rel[600];
@@ -293,20 +311,23 @@ static pd_grammar *pdb__schema(pd_vocab *v, const char *file, char *cached, pd_g
   json_t *doc = json_load_file(pdb__data(rel), 0, NULL);
   char *text = doc ? json_dumps(json_object_get(doc, "schema"), JSON_COMPACT) : NULL;
   pd_grammar *g = NULL;
-  if (text && pd_grammar_compile_json_schema(text, strlen(text), v, NULL, &g, NULL) != PD_OK)
+  pd_grammar_options o = {.ws_mode = f->fixed_ws ? PD_WS_FIXED : PD_WS_FLEXIBLE,
+                          .item_separator = ", ", .key_separator = ": ", .indent = -1};
+  if (text && pd_grammar_compile_json_schema(text, strlen(text), v, &o, &g, NULL) != PD_OK)
     g = NULL;
   free(text);
   json_decref(doc);
+  f->compile_ns += pdb__now() - t0;
   return g;
 }
 
-static int pdb__bench_forced(pd_vocab *v, size_t limit, const char *subset) {
+static int pdb__bench_forced(pd_vocab *v, size_t limit, const char *subset, bool fixed_ws) {
   FILE *in = fopen(pdb__data("maskbench/instances.jsonl"), "r");
   if (!in) return fprintf(stderr, "bench_spec: no maskbench/instances.jsonl\n"), 1;
   pd_jumper *j;
   pd_error e;
   if (pd_jumper_new(v, &j, &e) != PD_OK) return pdb__fail("jumper", &e);
-  pdb_forced f = {0};
+  pdb_forced f = {.fixed_ws = fixed_ws};
   char line[1 << 16], cached[512] = "";
   pd_grammar *g = NULL;
   double t0 = pdb__now();
@@ -317,9 +338,11 @@ static int pdb__bench_forced(pd_vocab *v, size_t limit, const char *subset) {
     if (file && json_is_true(json_object_get(inst, "valid")) &&
         (!subset || !strncmp(file, subset, strlen(subset)))) {
       seen++;
-      g = pdb__schema(v, file, cached, g);
+      g = pdb__schema(v, file, cached, g, &f);
+      double t0 = pdb__now();
       if (g) pdb__forced_instance(g, j, json_object_get(inst, "llama3"), &f);
       else f.no_schema++;
+      f.walk_ns += pdb__now() - t0;
     }
     json_decref(inst);
   }
@@ -328,17 +351,32 @@ static int pdb__bench_forced(pd_vocab *v, size_t limit, const char *subset) {
   pd_jumper_free(j);
   printf("jump-forward on MaskBench (valid instances, Llama-3 tokens): %zu instances walked, "
          "%zu without a compiled schema, %zu rejected\n", f.instances, f.no_schema, f.rejected);
-  printf("forced tokens: %zu of %zu (%.1f%%) in %.1f s\n", f.forced, f.tokens,
-         f.tokens ? 100.0 * f.forced / f.tokens : 0.0, (pdb__now() - t0) / 1e9);
+  printf("whitespace %s: forced tokens %zu of %zu (%.1f%%); %.1f s (compiling %.1f s, "
+         "walking %.1f s)\n", fixed_ws ? "fixed \", \" \": \"" : "flexible", f.forced, f.tokens,
+         f.tokens ? 100.0 * f.forced / f.tokens : 0.0, (pdb__now() - t0) / 1e9,
+         f.compile_ns / 1e9, f.walk_ns / 1e9);
   return 0;
+}
+
+/* json.gbnf's root is one object; the walk needs histories of thousands of
+ * tokens, so the default root becomes any number of values. */
+static void pdb__endless_root(char *text, size_t *len) {
+  static const char root[] = "root ::= value*";
+  char *line = strstr(text, "root");
+  char *end = line ? strchr(line, '\n') : NULL;
+  if (!end || (size_t)(end - line) < sizeof root - 1) return;
+  memset(line, ' ', (size_t)(end - line));
+  memcpy(line, root, sizeof root - 1);
+  (void)len;
 }
 
 int main(int argc, char **argv) {
   const char *tok = NULL, *gram = NULL, *subset = NULL;
-  bool forced = false;
+  bool forced = false, fixed_ws = false;
   size_t limit = SIZE_MAX;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--forced")) forced = true;
+    else if (!strcmp(argv[i], "--fixed-ws")) fixed_ws = true;
     else if (i + 1 < argc && !strcmp(argv[i], "--tokenizer")) tok = argv[++i];
     else if (i + 1 < argc && !strcmp(argv[i], "--grammar")) gram = argv[++i];
     else if (i + 1 < argc && !strcmp(argv[i], "--subset")) subset = argv[++i];
@@ -348,10 +386,11 @@ int main(int argc, char **argv) {
   pdb_ctx c = {0};
   pd_error e;
   char tok_path[4096];
-  snprintf(tok_path, sizeof tok_path, "%s", tok ? tok : pdb__data("tokenizers/llama3/tokenizer.json"));
+  snprintf(tok_path, sizeof tok_path, "%s",
+           tok ? tok : pdb__data("tokenizers/llama3/tokenizer.json"));
   if (pd_vocab_load_hf(tok_path, NULL, NULL, &c.v, &e) != PD_OK) return pdb__fail(tok_path, &e);
   if (forced) {
-    int rc = pdb__bench_forced(c.v, limit, subset);
+    int rc = pdb__bench_forced(c.v, limit, subset, fixed_ws);
     pd_vocab_free(c.v);
     return rc;
   }
@@ -360,6 +399,7 @@ int main(int argc, char **argv) {
   size_t len;
   char *text = pdb__read(gpath, &len);
   if (!text) return fprintf(stderr, "bench_spec: cannot read %s\n", gpath), 1;
+  if (!gram) pdb__endless_root(text, &len);
   if (pd_grammar_compile_gbnf(text, len, c.v, NULL, &c.g, &e) != PD_OK) return pdb__fail(gpath, &e);
   free(text);
   c.n_words = (pd_vocab_width(c.v) + 31) / 32;

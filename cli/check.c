@@ -22,7 +22,7 @@ static int pd__check_parse(int argc, char **argv, pd__check_args *a) {
   memset(a, 0, sizeof *a);
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i];
-    const char **slot = !strcmp(o, "--grammar") ? &a->grammar
+    const char **slot = !strcmp(o, "--grammar")  ? &a->grammar
                         : !strcmp(o, "--schema") ? &a->schema
                         : !strcmp(o, "--regex")  ? &a->regex
                         : !strcmp(o, "--input")  ? &a->input
@@ -39,7 +39,8 @@ static int pd__check_parse(int argc, char **argv, pd__check_args *a) {
     }
   }
   if (!!a->grammar + !!a->schema + !!a->regex != 1)
-    return pd_cli_usage("check: give exactly one of --grammar FILE, --schema FILE, --regex PATTERN");
+    return pd_cli_usage(
+        "check: give exactly one of --grammar FILE, --schema FILE, --regex PATTERN");
   if (a->input && a->batch) return pd_cli_usage("check: --input and --batch exclude each other");
   return 0;
 }
@@ -56,8 +57,10 @@ static int pd__check_compile(const pd__check_args *a, pd_grammar **g) {
   size_t len;
   char *text = pd_cli_read_file(path, &len);
   if (!text) return pd_cli_usage("cannot read '%s'", path);
-  if (a->grammar) s = pd_grammar_compile_gbnf(text, len, NULL, NULL, g, &err);
-  else s = pd_grammar_compile_json_schema(text, len, NULL, NULL, g, &err);
+  if (a->grammar)
+    s = pd_grammar_compile_gbnf(text, len, NULL, NULL, g, &err);
+  else
+    s = pd_grammar_compile_json_schema(text, len, NULL, NULL, g, &err);
   free(text);
   if (s && !err.message[0]) snprintf(err.message, sizeof err.message, "%s", pd_status_str(s));
   return s ? pd_cli_fail(path, &err) : 0;
@@ -70,8 +73,10 @@ static int pd__check_one(pd_matcher *m, const uint8_t *text, size_t len, bool pr
   pd_matcher_reset(m);
   pd_status s = pd_matcher_accept_bytes(m, text, len, &n_ok, &err);
   if (s && s != PD_ERR_REJECTED) return pd_cli_fail("input", &err);
-  if (s) n_ok = n_ok < len ? n_ok : len;
-  else if (!prefix && !pd_matcher_is_accepting(m)) n_ok = len;
+  if (s)
+    n_ok = n_ok < len ? n_ok : len;
+  else if (!prefix && !pd_matcher_is_accepting(m))
+    n_ok = len;
   else {
     printf("accept\n");
     return 0;

@@ -160,10 +160,7 @@ static pd_status pd__train_line(pd_gen *s, const char *line, size_t len, uint32_
   return st;
 }
 
-static int pd__train(const pd_gen_args *a, pd_gen *s) {
-  size_t len;
-  char *text = pd_cli_read_file(a->corpus, &len);
-  if (!text) return pd_cli_usage("cannot read %s: %s", a->corpus, strerror(errno));
+static int pd__train(const pd_gen_args *a, pd_gen *s, const char *text, size_t len) {
   double t0 = pd_cli_now_ns();
   pd_error err;
   const uint32_t *eos_ids;
@@ -181,7 +178,6 @@ static int pd__train(const pd_gen_args *a, pd_gen *s) {
   if (st == PD_OK) st = pd_ngram_build(s->target, &err);
   if (st == PD_OK) st = pd_ngram_build(s->draft, &err);
   s->train_ns = pd_cli_now_ns() - t0;
-  free(text);
   return st == PD_OK ? 0 : pd_cli_fail(a->corpus, &err);
 }
 
@@ -279,8 +275,12 @@ int pd_cli_generate(int argc, char **argv) {
   pd_gen_args a;
   int rc = pd__parse_args(argc, argv, &a);
   pd_gen s = {0};
+  size_t corpus_len = 0;
+  char *corpus = rc ? NULL : pd_cli_read_file(a.corpus, &corpus_len);
+  if (!rc && !corpus) rc = pd_cli_usage("cannot read %s: %s", a.corpus, strerror(errno));
   if (!rc) rc = pd__compile(&a, &s);
-  if (!rc) rc = pd__train(&a, &s);
+  if (!rc) rc = pd__train(&a, &s, corpus, corpus_len);
+  free(corpus);
   pd_decode_output *outs = rc ? NULL : calloc(a.dec.n_outputs, sizeof *outs);
   if (!rc && !outs) rc = pd_cli_usage("out of memory");
   if (!rc) {

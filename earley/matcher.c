@@ -42,7 +42,8 @@ static pd_matcher *pd__alloc(const pd_grammar *g) {
 static pd_status pd__status_error(pd_status s, pd_error *err, const pd_matcher *m) {
   if (s == PD_ERR_NOMEM) return pd__nomem(err);
   if (s == PD_ERR_LIMIT)
-    return pd__fail(err, s, "more than max_items_per_row (%u) Earley items in one row", m->max_items);
+    return pd__fail(err, s, "more than max_items_per_row (%u) Earley items in one row",
+                    m->max_items);
   return pd__fail(err, s, "%s", pd_status_str(s));
 }
 
@@ -62,9 +63,9 @@ pd_status pd_matcher_new(const pd_grammar *g, pd_matcher **out, pd_error *err) {
   return PD_OK;
 }
 
-#define PD__COPY(a, dst, src)                                                            \
-  ((src).len == 0 || (pd_array_reserve(a, &(dst), (src).len) &&                         \
-                      (memcpy((dst).data, (src).data, (src).len * sizeof *(src).data),   \
+#define PD__COPY(a, dst, src)                                                          \
+  ((src).len == 0 || (pd_array_reserve(a, &(dst), (src).len) &&                        \
+                      (memcpy((dst).data, (src).data, (src).len * sizeof *(src).data), \
                        (dst).len = (src).len, true)))
 
 pd_status pd_matcher_fork(const pd_matcher *m, pd_matcher **out, pd_error *err) {
@@ -92,8 +93,10 @@ void pd_matcher_reset(pd_matcher *m) {
 pd_status pd_matcher_accept_bytes(pd_matcher *m, const uint8_t *bytes, size_t len, size_t *n_ok,
                                   pd_error *err) {
   if (n_ok) *n_ok = 0;
-  if (!m || (!bytes && len)) return pd__fail(err, PD_ERR_ARG, "pd_matcher_accept_bytes: NULL argument");
-  if (m->terminated) return pd__fail(err, PD_ERR_STATE, "the matcher is terminated (stop token accepted)");
+  if (!m || (!bytes && len))
+    return pd__fail(err, PD_ERR_ARG, "pd_matcher_accept_bytes: NULL argument");
+  if (m->terminated)
+    return pd__fail(err, PD_ERR_STATE, "the matcher is terminated (stop token accepted)");
   uint32_t base = (uint32_t)m->rows.len;
   for (size_t i = 0; i < len; i++) {
     pd_status s = pd_earley_push_byte(m, bytes[i]);
@@ -112,8 +115,10 @@ pd_status pd_matcher_accept_bytes(pd_matcher *m, const uint8_t *bytes, size_t le
 /* Validates id against the vocabulary; PD_OK when it may be tried. */
 static pd_status pd__token_id_ok(const pd_matcher *m, uint32_t id, pd_error *err) {
   const pd_vocab *v = m->g->vocab;
-  if (!v) return pd__fail(err, PD_ERR_STATE, "the grammar has no vocabulary: tokens cannot be accepted");
-  if (m->terminated) return pd__fail(err, PD_ERR_STATE, "the matcher is terminated (stop token accepted)");
+  if (!v)
+    return pd__fail(err, PD_ERR_STATE, "the grammar has no vocabulary: tokens cannot be accepted");
+  if (m->terminated)
+    return pd__fail(err, PD_ERR_STATE, "the matcher is terminated (stop token accepted)");
   if (id >= v->size)
     return pd__fail(err, PD_ERR_REJECTED, "token id %u is outside the vocabulary (%zu ids)", id,
                     v->size);
@@ -130,7 +135,8 @@ pd_status pd_matcher_accept_token(pd_matcher *m, uint32_t id, pd_error *err) {
   uint32_t before = (uint32_t)m->rows.len, pushed = 0;
   if (m->g->vocab->flags[id] & PD_TOKEN_EOS) {
     if (!pd_earley_accepting(m))
-      return pd__fail(err, PD_ERR_REJECTED, "stop token %u is not allowed: the input is not complete", id);
+      return pd__fail(err, PD_ERR_REJECTED,
+                      "stop token %u is not allowed: the input is not complete", id);
     m->tokens.data[m->tokens.len++] = (pd_earley_token){before, before, 1};
     m->terminated = true;
     return PD_OK;
@@ -158,7 +164,8 @@ pd_status pd_matcher_rollback(pd_matcher *m, size_t n_tokens, pd_error *err) {
 pd_status pd_matcher_validate_tokens(pd_matcher *m, const uint32_t *ids, size_t n, size_t *n_ok,
                                      pd_error *err) {
   if (n_ok) *n_ok = 0;
-  if (!m || (!ids && n)) return pd__fail(err, PD_ERR_ARG, "pd_matcher_validate_tokens: NULL argument");
+  if (!m || (!ids && n))
+    return pd__fail(err, PD_ERR_ARG, "pd_matcher_validate_tokens: NULL argument");
   if (!m->g->vocab) return pd__fail(err, PD_ERR_STATE, "the grammar has no vocabulary");
   size_t k = 0;
   pd_status s = PD_OK;
@@ -207,7 +214,8 @@ static int pd__only_byte(const pd_matcher *m) {
 pd_status pd_matcher_forced_bytes(const pd_matcher *cm, uint8_t *buf, size_t cap, size_t *len,
                                   pd_error *err) {
   if (len) *len = 0;
-  if (!cm || !len || (!buf && cap)) return pd__fail(err, PD_ERR_ARG, "pd_matcher_forced_bytes: NULL argument");
+  if (!cm || !len || (!buf && cap))
+    return pd__fail(err, PD_ERR_ARG, "pd_matcher_forced_bytes: NULL argument");
   if (cm->terminated) return PD_OK;
   /* pushes rows and pops them again: the logical state is unchanged */
   pd_matcher *m = (pd_matcher *)cm;

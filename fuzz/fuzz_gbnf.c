@@ -5,12 +5,14 @@
  * leak). One that compiles also runs a matcher over the sample bytes; at each
  * step the bitmask must agree with accepting each token one by one (the
  * brute-force definition; checked at the first steps), and rollback must
- * restore the state. */
+ * restore the state. With PD_FUZZ_PARSE_ONLY set, only the front end runs
+ * (parse and IR dump), for campaigns aimed at the parser alone. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pda/gbnf.h"
 #include "pushdown.h"
 
 #define FUZZ_SPECIAL 8u
@@ -77,7 +79,25 @@ static void run_matcher(const pd_grammar *g, const uint8_t *in, size_t n) {
   pd_matcher_free(m);
 }
 
+/* Parse to IR and dump it: the front end alone. */
+static void parse_only(const uint8_t *data, size_t len) {
+  pd_ir ir;
+  pd_ir_init(&ir, NULL);
+  pd_error err;
+  pd_status st = pd_gbnf_to_ir(&ir, (const char *)data, len, fuzz_vocab(), &err);
+  if (st != PD_OK && (err.code != st || err.message[0] == '\0')) abort();
+  char *dump = NULL;
+  if (st == PD_OK && pd_ir_dump(&ir, &dump) == PD_OK) pd__free(ir.alloc, dump);
+  pd_ir_free(&ir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static int only = -1;
+  if (only < 0) only = getenv("PD_FUZZ_PARSE_ONLY") != NULL;
+  if (only) {
+    parse_only(data, size);
+    return 0;
+  }
   const uint8_t *nul = memchr(data, 0, size);
   size_t glen = nul ? (size_t)(nul - data) : size;
   const uint8_t *in = nul ? nul + 1 : data;

@@ -73,7 +73,10 @@ static bool pdf__setup(pdf_state *s) {
   const uint8_t *t[PDF_V];
   size_t lens[PDF_V];
   uint32_t flags[PDF_V] = {0};
-  for (int i = 0; i < PDF_V; i++) t[i] = (const uint8_t *)pdf_toks[i], lens[i] = strlen(pdf_toks[i]);
+  for (int i = 0; i < PDF_V; i++) {
+    t[i] = (const uint8_t *)pdf_toks[i];
+    lens[i] = strlen(pdf_toks[i]);
+  }
   flags[PDF_EOS] = PD_TOKEN_EOS;
   memset(s, 0, sizeof *s);
   if (pd_vocab_from_list(t, lens, flags, PDF_V, NULL, &s->v, NULL) != PD_OK) return false;
@@ -88,7 +91,8 @@ static uint32_t pdf__replay(const pdf_state *s, const uint32_t *extra, size_t n)
   uint32_t w = 0;
   PDF_CHECK(pd_matcher_new(s->g, &m, NULL) == PD_OK);
   bool ok = true;
-  for (size_t i = 0; ok && i < s->n_hist; i++) ok = pd_matcher_accept_token(m, s->hist[i], NULL) == PD_OK;
+  for (size_t i = 0; ok && i < s->n_hist; i++)
+    ok = pd_matcher_accept_token(m, s->hist[i], NULL) == PD_OK;
   PDF_CHECK(ok);
   for (size_t i = 0; ok && i < n; i++) ok = pd_matcher_accept_token(m, extra[i], NULL) == PD_OK;
   if (ok) PDF_CHECK(pd_matcher_fill_bitmask(m, &w, 1, NULL, NULL) == PD_OK);
@@ -137,8 +141,9 @@ static void pdf__produce(pdf_state *s, const uint32_t *tokens, size_t n, size_t 
 }
 
 static size_t pdf__advance(pdf_state *s, const uint8_t *in, size_t n) {
-  if (!n || s->n_hist + s->valid + 1 > PDF_MAX_HIST || s->n_text + 8 * (s->valid + 1) > sizeof s->text)
-    return n ? 1 : 0;
+  bool full = s->n_hist + s->valid + 1 > PDF_MAX_HIST ||
+              s->n_text + 8 * (s->valid + 1) > sizeof s->text;
+  if (!n || full) return n ? 1 : 0;
   uint32_t tokens[PDF_MAX_K + 1];
   size_t acc = s->valid ? in[0] % (s->valid + 1) : 0;
   memcpy(tokens, s->drafts, acc * sizeof *tokens);

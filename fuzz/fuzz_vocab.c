@@ -1,10 +1,10 @@
 /* fuzz_vocab.c - the tokenizer.json loader and the encoder on arbitrary bytes.
  *
  * Input: tokenizer.json text, optionally followed by a NUL byte and
- * tokenizer_config.json text. Every input must end in a status (never a crash,
- * hang or leak). A vocabulary that loads encodes a fixed text and the input
- * itself; every id it gives must be a token of the vocabulary that is no hole,
- * and lookups of each token's bytes must find a token with those bytes. */
+ * tokenizer_config.json text; the same bytes are also read as a GGUF file. Every input must end in
+ * a status (never a crash, hang or leak). A vocabulary that loads encodes a fixed text and the
+ * input itself; every id it gives must be a token of the vocabulary that is no hole, and lookups of
+ * each token's bytes must find a token with those bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +31,24 @@ static void fuzz_encode(const pd_vocab *v, const uint8_t *text, size_t len) {
   size_t n = 0;
   pd_error err;
   pd_status st = pd_vocab_encode(v, text, len, &ids, &n, &err);
-  if (st == PD_OK) fuzz_check_ids(v, ids, n);
-  else if (ids || n) abort();
+  if (st == PD_OK)
+    fuzz_check_ids(v, ids, n);
+  else if (ids || n)
+    abort();
   pd_free_ids(v, ids);
 }
 
+static void fuzz_gguf(const uint8_t *data, size_t size) {
+  pd_vocab *v = NULL;
+  pd_error err;
+  pd_status st = pd_vocab_parse_gguf(data, size, NULL, &v, &err);
+  if ((st == PD_OK) != (v != NULL)) abort();
+  if (v) fuzz_encode(v, (const uint8_t *)"ab ab C", 7);
+  pd_vocab_free(v);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz_gguf(data, size);
   const uint8_t *nul = memchr(data, 0, size);
   size_t json_len = nul ? (size_t)(nul - data) : size;
   const char *cfg = nul ? (const char *)nul + 1 : NULL;

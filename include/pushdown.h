@@ -97,6 +97,14 @@ pd_status pd_vocab_parse_hf(const char *tokenizer_json, size_t len, const char *
                             size_t config_len, const pd_vocab_options *opts, pd_vocab **out,
                             pd_error *err);
 
+/* The vocabulary of a GGUF model file (llama.cpp; tokenizer models "gpt2" and
+ * "llama"); only its tokenizer metadata is read. Stop token: the caller's, else
+ * tokenizer.ggml.eos_token_id. *out owned by the caller (pd_vocab_free). */
+pd_status pd_vocab_load_gguf(const char *path, const pd_vocab_options *opts, pd_vocab **out,
+                             pd_error *err);
+pd_status pd_vocab_parse_gguf(const uint8_t *data, size_t len, const pd_vocab_options *opts,
+                              pd_vocab **out, pd_error *err);
+
 /* A vocabulary from a plain list: token i has bytes tokens[i][0..lens[i]).
  * flags may be NULL (all normal) or give PD_TOKEN_* per id. The bytes are copied. */
 pd_status pd_vocab_from_list(const uint8_t *const *tokens, const size_t *lens,
@@ -336,8 +344,12 @@ typedef enum pd_verify_mode {
  * seed, subsequence g, 32-bit values counted from offset. Value offset + 0 decides the
  * draft of row g (u = ((v >> 9) + 0.5) * 2^-23, accept iff u * q(x) < p(x)); value
  * offset + 4 + j gives token j of row g the exponential E_j = -log(u_j), and a draw takes
- * the argmax of log(weight_j) - log(E_j) (the exponential race; lowest id on ties).
- * A later call should use an offset at least 4 + width + 3 higher, or another seed. */
+ * the argmax of lw_j - log(E_j) in double (the exponential race; lowest id on ties; log
+ * here is the library's own, built from IEEE basic operations so CPU and GPU agree), with
+ * lw_j = l_j * (1/T) for a draw from p (logits beyond about 2^40 T thus lose their random
+ * tie-breaks: the lowest id among them wins) and lw_j = log(max(0, p_j - q_j)) for the
+ * residual. A later call should use an offset at least 4 + width + 3 higher, or another
+ * seed. */
 typedef struct pd_verify_args {
   pd_verify_mode mode;
   const void *target_logits;
@@ -362,8 +374,10 @@ pd_status pd_cpu_verify(const pd_verify_args *a, pd_error *err);
 
 /* The same operations on the GPU. Every pointer (inside args too) is device memory;
  * stream is a cudaStream_t (NULL = the default stream); work is queued on the stream
- * and not waited for. Argument errors are found before anything is queued. A build
- * without CUDA, or a machine without a usable device, gives PD_ERR_UNSUPPORTED. */
+ * and not waited for. Errors in scalar arguments are found before anything is queued;
+ * the contents of device buffers are trusted (offsets, indices), except that a draft id
+ * >= width counts as a disallowed token. A build without CUDA, or a machine without a
+ * usable device, gives PD_ERR_UNSUPPORTED. */
 
 /* true when the build has CUDA and a device is usable; name (may be NULL) receives
  * the device's name, cap bytes at most. */

@@ -14,17 +14,30 @@ static inline uint32_t pd__word(const uint32_t *mask, size_t n_words, size_t w) 
   return w < n_words ? mask[w] : 0;
 }
 
+/* A full group of 32 logits (fixed trip counts: the compiler vectorizes these). */
+static void pd__group32(uint32_t *x, uint32_t word) {
+  for (int b = 0; b < 32; b++) x[b] = (word & pd_bit32[b]) ? x[b] : PD__F32_NEG_INF;
+}
+
+static void pd__group16(uint16_t *x, uint32_t word, uint16_t neg_inf) {
+  uint16_t lo = (uint16_t)word, hi = (uint16_t)(word >> 16);
+  for (int b = 0; b < 16; b++) x[b] = (lo & pd_bit16[b]) ? x[b] : neg_inf;
+  for (int b = 0; b < 16; b++) x[16 + b] = (hi & pd_bit16[b]) ? x[16 + b] : neg_inf;
+}
+
 static void pd__mask_row32(uint32_t *row, size_t width, const uint32_t *mask, size_t n_words) {
   for (size_t base = 0; base < width; base += 32) {
     uint32_t word = pd__word(mask, n_words, base / 32);
     size_t n = width - base < 32 ? width - base : 32;
     uint32_t *x = row + base;
     if (word == 0xFFFFFFFFu) continue;
-    if (word == 0) {
-      for (size_t b = 0; b < n; b++) x[b] = PD__F32_NEG_INF;
-      continue;
+    if (n == 32 && word == 0) {
+      for (int b = 0; b < 32; b++) x[b] = PD__F32_NEG_INF;
+    } else if (n == 32) {
+      pd__group32(x, word);
+    } else {
+      for (size_t b = 0; b < n; b++) x[b] = (word >> b) & 1 ? x[b] : PD__F32_NEG_INF;
     }
-    for (size_t b = 0; b < n; b++) x[b] = (word >> b) & 1 ? x[b] : PD__F32_NEG_INF;
   }
 }
 
@@ -35,11 +48,13 @@ static void pd__mask_row16(uint16_t *row, size_t width, const uint32_t *mask, si
     size_t n = width - base < 32 ? width - base : 32;
     uint16_t *x = row + base;
     if (word == 0xFFFFFFFFu) continue;
-    if (word == 0) {
-      for (size_t b = 0; b < n; b++) x[b] = neg_inf;
-      continue;
+    if (n == 32 && word == 0) {
+      for (int b = 0; b < 32; b++) x[b] = neg_inf;
+    } else if (n == 32) {
+      pd__group16(x, word, neg_inf);
+    } else {
+      for (size_t b = 0; b < n; b++) x[b] = (word >> b) & 1 ? x[b] : neg_inf;
     }
-    for (size_t b = 0; b < n; b++) x[b] = (word >> b) & 1 ? x[b] : neg_inf;
   }
 }
 

@@ -43,6 +43,18 @@ __device__ __forceinline__ pd_best pd_best_pick(pd_best a, pd_best b) {
   return a;
 }
 
+/* A race candidate: its key in double (see sampling.h) and id. */
+struct pd_best_d {
+  double v;
+  uint32_t id;
+};
+
+__device__ __forceinline__ pd_best_d pd_best_d_pick(pd_best_d a, pd_best_d b) {
+  if (b.id == PD_NONE) return a;
+  if (a.id == PD_NONE || b.v > a.v || (b.v == a.v && b.id < a.id)) return b;
+  return a;
+}
+
 /* Block-wide reductions; every thread gets the result. scratch: 32 entries. */
 __device__ __forceinline__ pd_best pd_block_best(pd_best x, pd_best *scratch) {
   for (int o = 16; o; o >>= 1) {
@@ -54,6 +66,19 @@ __device__ __forceinline__ pd_best pd_block_best(pd_best x, pd_best *scratch) {
   __syncthreads();
   x = scratch[0];
   for (unsigned w = 1; w < blockDim.x / 32; w++) x = pd_best_pick(x, scratch[w]);
+  return x;
+}
+
+__device__ __forceinline__ pd_best_d pd_block_best_d(pd_best_d x, pd_best_d *scratch) {
+  for (int o = 16; o; o >>= 1) {
+    pd_best_d y = {__shfl_xor_sync(0xFFFFFFFFu, x.v, o), __shfl_xor_sync(0xFFFFFFFFu, x.id, o)};
+    x = pd_best_d_pick(x, y);
+  }
+  __syncthreads();
+  if ((threadIdx.x & 31) == 0) scratch[threadIdx.x >> 5] = x;
+  __syncthreads();
+  x = scratch[0];
+  for (unsigned w = 1; w < blockDim.x / 32; w++) x = pd_best_d_pick(x, scratch[w]);
   return x;
 }
 

@@ -63,6 +63,14 @@ static inline uint16_t pd_float_to_f16(float f) {
   return sign | (uint16_t)h;
 }
 
+/* Bit b of a mask word is pd_bit32[b] (of a half word, pd_bit16[b]): a table rather than
+ * a shift, so per-token blends vectorize with plain SSE2 (no per-lane shifts there). */
+#define PD_B4(n) 1u << (n), 1u << ((n) + 1), 1u << ((n) + 2), 1u << ((n) + 3)
+static const uint32_t pd_bit32[32] = {PD_B4(0),  PD_B4(4),  PD_B4(8),  PD_B4(12),
+                                      PD_B4(16), PD_B4(20), PD_B4(24), PD_B4(28)};
+static const uint16_t pd_bit16[16] = {PD_B4(0), PD_B4(4), PD_B4(8), PD_B4(12)};
+#undef PD_B4
+
 /* Element j of a logits row as fp32. */
 static inline float pd_dtype_load(const void *row, pd_dtype t, size_t j) {
   if (t == PD_F32) return ((const float *)row)[j];

@@ -39,27 +39,33 @@ __global__ void __launch_bounds__(PD_BLOCK) pd_softmax_kernel(const void *logits
 
 __global__ void __launch_bounds__(PD_BLOCK) pd_draw_kernel(pd_verify_args a, int greedy,
                                                            const float *probs, uint32_t *draw) {
-  __shared__ pd_best sbest[32];
+  __shared__ pd_best_d sbest[32];
   uint64_t g = blockIdx.x, r = pd_find_request(a.draft_offsets, a.n, g);
   uint64_t d0 = a.draft_offsets[r], k = a.draft_offsets[r + 1] - d0, i = g - d0 - r;
   const float *p = probs + g * a.width;
   const float *q = (!greedy && a.mode == PD_VERIFY_SAMPLE && i < k)
                        ? a.draft_probs + (d0 + i) * a.width : NULL;
-  pd_best best = {-INFINITY, PD_NONE};
-  for (uint64_t j = threadIdx.x; j < a.width; j += blockDim.x) {
-    float w = p[j] - (q ? pd_sampling_q(q[j]) : 0.0f);
-    if (greedy) {
-      pd_best c = {p[j], (uint32_t)j};
-      if (p[j] > 0.0f && c.v > best.v) best = c;
-      continue;
+  pd_best_d best = {-INFINITY, PD_NONE};
+  for (uint64_t j0 = (uint64_t)threadIdx.x * 4; j0 < a.width; j0 += (uint64_t)blockDim.x * 4) {
+    float w[4];
+    bool any = false;
+    for (int e = 0; e < 4; e++) {
+      uint64_t j = j0 + e;
+      w[e] = j < a.width ? p[j] - (q ? pd_sampling_q(q[j]) : 0.0f) : 0.0f;
+      if (greedy && j < a.width && p[j] > 0.0f && p[j] > best.v) best = {p[j], (uint32_t)j};
+      any |= w[e] > 0.0f;
     }
-    if (!(w > 0.0f)) continue;
+    if (greedy || !any) continue;
     curandStatePhilox4_32_10_t st;
-    curand_init(a.seed, g, a.offset + PD_RACE_BASE + j, &st);
-    pd_best c = {pd_sampling_key(logf(w), curand(&st)), (uint32_t)j};
-    best = pd_best_pick(best, c);
+    curand_init(a.seed, g, a.offset + PD_RACE_BASE + j0, &st);
+    uint4 v4 = curand4(&st);
+    uint32_t v[4] = {v4.x, v4.y, v4.z, v4.w};
+    for (int e = 0; e < 4; e++)
+      if (w[e] > 0.0f)
+        best = pd_best_d_pick(best, {pd_sampling_key(pd_sampling_log(w[e]), v[e]),
+                                     (uint32_t)(j0 + e)});
   }
-  best = pd_block_best(best, sbest);
+  best = pd_block_best_d(best, sbest);
   if (threadIdx.x == 0) draw[g] = best.id;
 }
 
@@ -76,6 +82,7 @@ __global__ void pd_accept_kernel(pd_verify_args a, int greedy, const float *prob
       break;
     }
     uint32_t x = a.draft_tokens[d0 + i];
+    if (x >= a.width) x = (uint32_t)a.width - 1; /* unchecked on the device: stay in bounds */
     float p = probs[g * a.width + x];
     bool ok;
     if (greedy) {

@@ -28,24 +28,78 @@ static inline float pd__row_c(const pd__row *row, size_t j) {
   return pd_sampling_clamp(allowed ? pd_dtype_load(row->logits, row->dtype, j) : 0.0f, allowed);
 }
 
-static void pd__row_scan(pd__row *row) {
-  float m = -INFINITY;
-  uint32_t arg = PD__NONE;
-  for (size_t j = 0; j < row->width; j++) {
-    float c = pd__row_c(row, j);
-    if (c > m) {
-      m = c;
-      arg = (uint32_t)j;
+/* Rows are worked through in chunks of c_j values (a multiple of 32 tokens), so the dtype
+ * and the mask are dispatched once per chunk and per 32-token group, not per token. */
+enum { PD__CHUNK = 512 };
+
+static void pd__load_raw(const pd__row *row, size_t j0, size_t n, float *o) {
+  if (row->dtype == PD_F32) {
+    memcpy(o, (const float *)row->logits + j0, n * sizeof *o);
+  } else if (row->dtype == PD_BF16 && n == 32) { /* fixed count: vectorized */
+    const uint16_t *h = (const uint16_t *)row->logits + j0;
+    for (int i = 0; i < 32; i++) o[i] = pd_bf16_to_float(h[i]);
+  } else if (row->dtype == PD_BF16) {
+    const uint16_t *h = (const uint16_t *)row->logits + j0;
+    for (size_t i = 0; i < n; i++) o[i] = pd_bf16_to_float(h[i]);
+  } else {
+    const uint16_t *h = (const uint16_t *)row->logits + j0;
+    for (size_t i = 0; i < n; i++) o[i] = pd_f16_to_float(h[i]);
+  }
+}
+
+/* c_j of tokens [j0, j0 + n), j0 % 32 == 0, n <= PD__CHUNK. A group of 32 without an
+ * allowed id is filled with -inf without reading its logits. */
+static void pd__row_load(const pd__row *row, size_t j0, size_t n, float *c) {
+  for (size_t b = 0; b < n; b += 32) {
+    size_t len = n - b < 32 ? n - b : 32, w = (j0 + b) / 32;
+    uint32_t word = !row->mask ? 0xFFFFFFFFu : w < row->n_words ? row->mask[w] : 0;
+    float *o = c + b;
+    if (word == 0) {
+      for (size_t i = 0; i < len; i++) o[i] = -INFINITY;
+      continue;
     }
+    pd__load_raw(row, j0 + b, len, o);
+    if (len < 32) {
+      for (size_t i = 0; i < len; i++) o[i] = pd_sampling_clamp(o[i], (int)((word >> i) & 1));
+      continue;
+    }
+    for (int i = 0; i < 32; i++) { /* pd_sampling_clamp, branch-free so it vectorizes */
+      float l = o[i], v = l > FLT_MAX ? FLT_MAX : l;
+      o[i] = ((word & pd_bit32[i]) != 0) & (l == l) ? v : -INFINITY;
+    }
+  }
+}
+
+static inline size_t pd__chunk_len(const pd__row *row, size_t j0) {
+  return row->width - j0 < PD__CHUNK ? row->width - j0 : PD__CHUNK;
+}
+
+static void pd__row_scan(pd__row *row) {
+  float m = -INFINITY, c[PD__CHUNK];
+  uint32_t arg = PD__NONE;
+  for (size_t j0 = 0; j0 < row->width; j0 += PD__CHUNK) {
+    size_t n = pd__chunk_len(row, j0);
+    pd__row_load(row, j0, n, c);
+    for (size_t i = 0; i < n; i++)
+      if (c[i] > m) {
+        m = c[i];
+        arg = (uint32_t)(j0 + i);
+      }
   }
   row->m = m;
   row->argmax = arg;
 }
 
+/* Excluded tokens add exp(-inf) = 0, which leaves the float sum bit for bit unchanged:
+ * skipping them gives the sum of the sequential loop over every token. */
 static void pd__row_sum(pd__row *row) {
-  float s = 0.0f;
-  for (size_t j = 0; j < row->width; j++)
-    s += expf(pd_sampling_logw(pd__row_c(row, j), row->m, row->inv_t));
+  float s = 0.0f, c[PD__CHUNK];
+  for (size_t j0 = 0; j0 < row->width; j0 += PD__CHUNK) {
+    size_t n = pd__chunk_len(row, j0);
+    pd__row_load(row, j0, n, c);
+    for (size_t i = 0; i < n; i++)
+      if (c[i] != -INFINITY) s += expf(pd_sampling_logw(c[i], row->m, row->inv_t));
+  }
   row->s = s;
 }
 
@@ -53,61 +107,62 @@ static inline float pd__row_logw(const pd__row *row, size_t j) {
   return pd_sampling_logw(pd__row_c(row, j), row->m, row->inv_t);
 }
 
-/* The four race values of tokens j0..j0+3 (stream values offset + 4 + j). */
-static void pd__race_values(const pd__row *row, size_t j0, uint32_t v[4]) {
-  pd_philox4x32_10(row->seed, row->sub, row->offset + PD_RACE_BASE + j0, v);
-}
-
 /* Keeps the best (key, token); lowest id wins ties because tokens come in order. */
-static inline void pd__race_offer(float logw, uint32_t v, size_t j, float *best,
+static inline void pd__race_offer(double lw, uint32_t v, size_t j, double *best,
                                   uint32_t *tok) {
-  if (logw == -INFINITY || logw + PD_RACE_BOUND < *best) return;
-  float key = pd_sampling_key(logw, v);
+  if (lw == -INFINITY || lw + PD_RACE_BOUND < *best) return;
+  if (lw + pd_sampling_gumbel_bound(v) < *best) return;
+  double key = pd_sampling_key(lw, v);
   if (key > *best || *tok == PD__NONE) {
     *best = key;
     *tok = (uint32_t)j;
   }
 }
 
+/* Offers tokens j0 .. j0 + n - 1 (n <= 4) with race log-weights lw; their race values
+ * are stream values offset + 4 + j, drawn only when one of them could still win. */
+static void pd__race_group(const pd__row *row, size_t j0, size_t n, const double *lw,
+                           double *best, uint32_t *tok) {
+  int live = 0;
+  for (size_t i = 0; i < n; i++)
+    live |= lw[i] != -INFINITY && (lw[i] + PD_RACE_BOUND >= *best || *tok == PD__NONE);
+  if (!live) return;
+  uint32_t v[4];
+  pd_philox4x32_10(row->seed, row->sub, row->offset + PD_RACE_BASE + j0, v);
+  for (size_t i = 0; i < n; i++) pd__race_offer(lw[i], v[i], j0 + i, best, tok);
+}
+
 /* A draw from p (skipping token exclude) by the exponential race. */
 static uint32_t pd__race_p(const pd__row *row, uint32_t exclude) {
-  float best = -INFINITY, logw[4];
-  uint32_t tok = PD__NONE, v[4];
-  for (size_t j0 = 0; j0 < row->width; j0 += 4) {
-    size_t n = row->width - j0 < 4 ? row->width - j0 : 4;
-    int live = 0;
-    for (size_t i = 0; i < n; i++) {
-      logw[i] = j0 + i == exclude ? -INFINITY : pd__row_logw(row, j0 + i);
-      live |= logw[i] != -INFINITY && (logw[i] + PD_RACE_BOUND >= best || tok == PD__NONE);
-    }
-    if (!live) continue; /* no token of the group can win: skip its random numbers */
-    pd__race_values(row, j0, v);
-    for (size_t i = 0; i < n; i++) pd__race_offer(logw[i], v[i], j0 + i, &best, &tok);
+  float c[PD__CHUNK];
+  double best = -INFINITY, lw[PD__CHUNK];
+  uint32_t tok = PD__NONE;
+  for (size_t j0 = 0; j0 < row->width; j0 += PD__CHUNK) {
+    size_t n = pd__chunk_len(row, j0);
+    pd__row_load(row, j0, n, c);
+    for (size_t i = 0; i < n; i++)
+      lw[i] = j0 + i == exclude ? -INFINITY : pd_sampling_race_lw(c[i], row->inv_t);
+    for (size_t i = 0; i < n; i += 4)
+      pd__race_group(row, j0 + i, n - i < 4 ? n - i : 4, lw + i, &best, &tok);
   }
   return tok;
 }
 
-/* log max(0, p_j - q_j), -inf where the residual is 0. */
-static inline float pd__residual_logw(const pd__row *row, const float *q, size_t j) {
-  float p = expf(pd__row_logw(row, j)) / row->s;
-  float r = p - pd_sampling_q(q[j]);
-  return r > 0.0f ? logf(r) : -INFINITY;
-}
-
 /* A draw from normalize(max(0, p - q)); PD__NONE when the residual is empty. */
 static uint32_t pd__race_residual(const pd__row *row, const float *q) {
-  float best = -INFINITY, logw[4];
-  uint32_t tok = PD__NONE, v[4];
-  for (size_t j0 = 0; j0 < row->width; j0 += 4) {
-    size_t n = row->width - j0 < 4 ? row->width - j0 : 4;
-    int live = 0;
-    for (size_t i = 0; i < n; i++) {
-      logw[i] = pd__residual_logw(row, q, j0 + i);
-      live |= logw[i] != -INFINITY && (logw[i] + PD_RACE_BOUND >= best || tok == PD__NONE);
+  float c[PD__CHUNK];
+  double best = -INFINITY, lw[PD__CHUNK];
+  uint32_t tok = PD__NONE;
+  for (size_t j0 = 0; j0 < row->width; j0 += PD__CHUNK) {
+    size_t n = pd__chunk_len(row, j0);
+    pd__row_load(row, j0, n, c);
+    for (size_t i = 0; i < n; i++) { /* log max(0, p_j - q_j), -inf where it is 0 */
+      float r = expf(pd_sampling_logw(c[i], row->m, row->inv_t)) / row->s;
+      r -= pd_sampling_q(q[j0 + i]);
+      lw[i] = r > 0.0f ? pd_sampling_log(r) : -INFINITY;
     }
-    if (!live) continue;
-    pd__race_values(row, j0, v);
-    for (size_t i = 0; i < n; i++) pd__race_offer(logw[i], v[i], j0 + i, &best, &tok);
+    for (size_t i = 0; i < n; i += 4)
+      pd__race_group(row, j0 + i, n - i < 4 ? n - i : 4, lw + i, &best, &tok);
   }
   return tok;
 }

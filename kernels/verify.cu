@@ -1,13 +1,13 @@
 /* verify.cu - the fused masked speculative verifier on the GPU, the twin of verify.c.
  *
- * Kernel 1 (one block per row g) reads the row's logits and bitmask: pass 1 finds the
- * largest allowed logit m and the argmax; the sampling modes then sum S = sum exp(z_j)
- * and run the exponential race for the draw this row may need (the bonus, or p without
- * the draft for SAMPLE_POINT) with cuRAND's Philox at the positions pushdown.h fixes.
- * The second pass re-reads a row the same block just read, so it is served by L2.
+ * Kernel 1 (one block per row g) reads the row's logits and bitmask once, 16 bytes per
+ * thread and step: the argmax, the online softmax (running max m and sum S rescaled when
+ * m grows), and the exponential race for the draw the row may need (the bonus, or p
+ * without the draft for SAMPLE_POINT), with cuRAND's Philox at the positions pushdown.h
+ * fixes. The race keys do not depend on m (sampling.h), so one pass is enough.
  * Kernel 2 (one block per request) walks the request's rows with those statistics,
  * accepts or rejects each draft, and for SAMPLE draws the replacement from
- * max(0, p - q) with one more pass over the rejected row only. */
+ * max(0, p - q), which needs the final S: one more pass over the rejected row only. */
 #include <curand_kernel.h>
 
 #include "device.cuh"
@@ -38,33 +38,78 @@ __device__ __forceinline__ float pd_row_c(const pd_row_ctx &c, uint64_t j) {
   return pd_sampling_clamp(allowed ? pd_load<DT>(c.row, j) : 0.0f, allowed);
 }
 
-/* Race over tokens of the block's share, groups of 4 as the CPU twin takes them:
- * group j0 uses curand4 after curand_init(seed, g, offset + 4 + j0). */
+/* Tokens per 16-byte chunk. */
 template <int DT>
-__device__ pd_best pd_race_p(const pd_row_ctx &c, uint64_t exclude, unsigned long long seed,
-                             uint64_t g, unsigned long long offset) {
-  pd_best best = {-INFINITY, PD_NONE};
-  for (uint64_t j0 = (uint64_t)threadIdx.x * 4; j0 < c.width; j0 += (uint64_t)blockDim.x * 4) {
-    float lw[4];
-    bool live = false;
-    for (int i = 0; i < 4; i++) {
-      uint64_t j = j0 + i;
-      lw[i] = (j < c.width && j != exclude) ? pd_sampling_logw(pd_row_c<DT>(c, j), c.m, c.inv_t)
-                                            : -INFINITY;
-      live |= lw[i] != -INFINITY && (lw[i] + PD_RACE_BOUND >= best.v || best.id == PD_NONE);
+struct pd_elems {
+  enum { N = DT == PD_F32 ? 4 : 8 };
+};
+
+/* c_j of the chunk of tokens j0 .. j0 + N - 1 (j0 a multiple of N); -inf past width. */
+template <int DT, bool VEC>
+__device__ __forceinline__ void pd_load_chunk(const pd_row_ctx &c, uint64_t j0, float *x) {
+  const int n = pd_elems<DT>::N;
+  if (VEC && j0 + n <= c.width) {
+    uint4 v = __ldg((const uint4 *)c.row + j0 / n);
+    uint32_t w[4] = {v.x, v.y, v.z, v.w};
+    for (int e = 0; e < n; e++) {
+      if (DT == PD_F32) {
+        x[e] = __uint_as_float(w[e]);
+      } else {
+        unsigned short h = (unsigned short)(w[e >> 1] >> (16 * (e & 1)));
+        x[e] = DT == PD_BF16 ? __uint_as_float((uint32_t)h << 16)
+                             : __half2float(__ushort_as_half(h));
+      }
     }
-    if (!live) continue;
-    curandStatePhilox4_32_10_t st;
-    curand_init(seed, g, offset + PD_RACE_BASE + j0, &st);
-    uint4 v4 = curand4(&st);
-    uint32_t v[4] = {v4.x, v4.y, v4.z, v4.w};
-    for (int i = 0; i < 4; i++) {
-      if (lw[i] == -INFINITY || lw[i] + PD_RACE_BOUND < best.v) continue;
-      pd_best cand = {pd_sampling_key(lw[i], v[i]), (uint32_t)(j0 + i)};
-      best = pd_best_pick(best, cand);
-    }
+  } else {
+    for (int e = 0; e < n; e++) x[e] = j0 + e < c.width ? pd_load<DT>(c.row, j0 + e) : 0.0f;
   }
-  return best;
+  uint32_t bits = 0xFFFFFFFFu;
+  if (c.mask) {
+    uint64_t w = j0 / 32;
+    bits = w < c.n_words ? __ldg(c.mask + w) >> (j0 % 32) : 0u;
+  }
+  for (int e = 0; e < n; e++)
+    x[e] = pd_sampling_clamp(x[e], (int)((bits >> e) & 1u) && j0 + e < c.width);
+}
+
+/* Offers a group of 4 tokens j0.. (j0 % 4 == 0) to a thread's race; the Philox values
+ * come from curand_init(seed, g, offset + 4 + j0) and curand4, as the CPU twin's do. */
+__device__ __forceinline__ void pd_race_group(const double *lw, uint64_t j0,
+                                              unsigned long long seed, uint64_t g,
+                                              unsigned long long offset, pd_best_d *best) {
+  bool live = false;
+  for (int i = 0; i < 4; i++)
+    live |= lw[i] != -INFINITY && (lw[i] + PD_RACE_BOUND >= best->v || best->id == PD_NONE);
+  if (!live) return;
+  curandStatePhilox4_32_10_t st;
+  curand_init(seed, g, offset + PD_RACE_BASE + j0, &st);
+  uint4 v4 = curand4(&st);
+  uint32_t v[4] = {v4.x, v4.y, v4.z, v4.w};
+  for (int i = 0; i < 4; i++) {
+    if (lw[i] == -INFINITY || lw[i] + PD_RACE_BOUND < best->v) continue;
+    if (lw[i] + pd_sampling_gumbel_bound(v[i]) < best->v) continue;
+    pd_best_d cand = {pd_sampling_key(lw[i], v[i]), (uint32_t)(j0 + i)};
+    *best = pd_best_d_pick(*best, cand);
+  }
+}
+
+/* A thread's share of a row in kernel 1. */
+struct pd_acc {
+  pd_best mx;     /* running max and its lowest id */
+  float s;        /* sum of exp((c - mx.v) / T) */
+  pd_best_d race; /* best race key so far */
+};
+
+__device__ __forceinline__ void pd_acc_add(pd_acc *a, float c, uint32_t j, float inv_t,
+                                           bool sums) {
+  if (c == -INFINITY) return;
+  if (c > a->mx.v) {
+    if (sums) a->s = a->s * expf((a->mx.v - c) * inv_t) + 1.0f;
+    a->mx.v = c;
+    a->mx.id = j;
+  } else if (sums) {
+    a->s += expf((c - a->mx.v) * inv_t);
+  }
 }
 
 struct pd_verify_dev {
@@ -72,69 +117,68 @@ struct pd_verify_dev {
   int greedy;
 };
 
-template <int DT>
+template <int DT, bool VEC>
 __global__ void __launch_bounds__(PD_BLOCK) pd_row_kernel(pd_verify_dev d, pd_row_stats *stats) {
   __shared__ pd_best sbest[32];
+  __shared__ pd_best_d srace[32];
   __shared__ float ssum[32];
   const pd_verify_args &a = d.a;
+  const int n = pd_elems<DT>::N;
   uint64_t g = blockIdx.x, r = pd_find_request(a.draft_offsets, a.n, g);
   uint64_t d0 = a.draft_offsets[r], k = a.draft_offsets[r + 1] - d0, i = g - d0 - r;
   size_t esize = DT == PD_F32 ? 4 : 2;
   pd_row_ctx c = {(const char *)a.target_logits + g * a.width * esize,
                   a.bitmask ? a.bitmask + g * a.n_words : NULL, a.bitmask ? a.n_words : 0,
                   a.width, 0.0f, a.temperature >= FLT_MIN ? 1.0f / a.temperature : 0.0f};
-  pd_best mx = {-INFINITY, PD_NONE};
-  for (uint64_t j = threadIdx.x; j < c.width; j += blockDim.x) {
-    pd_best cand = {pd_row_c<DT>(c, j), (uint32_t)j};
-    if (cand.v > mx.v) mx = cand; /* ids rise: strict > keeps the lowest */
-  }
-  mx = pd_block_best(mx, sbest);
-  c.m = mx.v;
-  pd_row_stats out = {mx.v, 0.0f, -INFINITY, mx.id, PD_NONE, {0, 0, 0}};
-  if (!d.greedy && mx.id != PD_NONE) {
-    float s = 0.0f;
-    for (uint64_t j = threadIdx.x; j < c.width; j += blockDim.x)
-      s += expf(pd_sampling_logw(pd_row_c<DT>(c, j), c.m, c.inv_t));
-    out.s = pd_block_sum(s, ssum);
-    uint64_t x = i < k ? a.draft_tokens[d0 + i] : PD_NONE;
-    if (x != PD_NONE) out.logw_x = pd_sampling_logw(pd_row_c<DT>(c, x), c.m, c.inv_t);
-    if (i == k || a.mode == PD_VERIFY_SAMPLE_POINT) {
-      pd_best w = pd_race_p<DT>(c, i < k ? x : (uint64_t)PD_NONE, a.seed, g, a.offset);
-      out.draw = pd_block_best(w, sbest).id;
+  uint64_t x = i < k ? a.draft_tokens[d0 + i] : PD_NONE;
+  bool sums = !d.greedy, race = sums && (i == k || a.mode == PD_VERIFY_SAMPLE_POINT);
+  uint64_t exclude = i < k ? x : PD_NONE;
+  pd_acc acc = {{-INFINITY, PD_NONE}, 0.0f, {-INFINITY, PD_NONE}};
+  for (uint64_t j0 = (uint64_t)threadIdx.x * n; j0 < c.width; j0 += (uint64_t)blockDim.x * n) {
+    float cv[pd_elems<DT>::N];
+    pd_load_chunk<DT, VEC>(c, j0, cv);
+    for (int e = 0; e < n; e++) pd_acc_add(&acc, cv[e], (uint32_t)(j0 + e), c.inv_t, sums);
+    if (!race) continue;
+    for (int h = 0; h < n; h += 4) {
+      double lw[4];
+      for (int e = 0; e < 4; e++)
+        lw[e] = j0 + h + e == exclude ? -INFINITY : pd_sampling_race_lw(cv[h + e], c.inv_t);
+      pd_race_group(lw, j0 + h, a.seed, g, a.offset, &acc.race);
     }
   }
+  pd_best mx = pd_block_best(acc.mx, sbest);
+  pd_row_stats out = {mx.v, 0.0f, -INFINITY, mx.id, PD_NONE, {0, 0, 0}};
+  if (sums && mx.id != PD_NONE) {
+    float mine = acc.mx.id == PD_NONE ? 0.0f : acc.s * expf((acc.mx.v - mx.v) * c.inv_t);
+    out.s = pd_block_sum(mine, ssum);
+    c.m = mx.v;
+    if (x < c.width) out.logw_x = pd_sampling_logw(pd_row_c<DT>(c, x), c.m, c.inv_t);
+  }
+  if (race && mx.id != PD_NONE) out.draw = pd_block_best_d(acc.race, srace).id;
   if (threadIdx.x == 0) stats[g] = out;
 }
 
-/* The residual race of a rejected SAMPLE row: weights max(0, p - q). */
+/* The draws of kernel 2 (rare: one rejected row of a request), token by token: from
+ * max(0, p - q) when q is given, else from p without token exclude. */
 template <int DT>
-__device__ pd_best pd_race_residual(const pd_row_ctx &c, float s, const float *q,
-                                    unsigned long long seed, uint64_t g,
-                                    unsigned long long offset) {
-  pd_best best = {-INFINITY, PD_NONE};
+__device__ pd_best_d pd_race_row(const pd_row_ctx &c, float s, const float *q, uint64_t exclude,
+                                 unsigned long long seed, uint64_t g,
+                                 unsigned long long offset) {
+  pd_best_d best = {-INFINITY, PD_NONE};
   for (uint64_t j0 = (uint64_t)threadIdx.x * 4; j0 < c.width; j0 += (uint64_t)blockDim.x * 4) {
-    float lw[4];
-    bool live = false;
+    double lw[4];
     for (int i = 0; i < 4; i++) {
       uint64_t j = j0 + i;
-      lw[i] = -INFINITY;
-      if (j < c.width) {
-        float p = expf(pd_sampling_logw(pd_row_c<DT>(c, j), c.m, c.inv_t)) / s;
-        float rr = p - pd_sampling_q(q[j]);
-        lw[i] = rr > 0.0f ? logf(rr) : -INFINITY;
+      float cj = j < c.width ? pd_row_c<DT>(c, j) : -INFINITY;
+      if (q) {
+        float p = expf(pd_sampling_logw(cj, c.m, c.inv_t)) / s;
+        float rr = j < c.width ? p - pd_sampling_q(q[j]) : 0.0f;
+        lw[i] = rr > 0.0f ? pd_sampling_log(rr) : -INFINITY;
+      } else {
+        lw[i] = j == exclude ? -INFINITY : pd_sampling_race_lw(cj, c.inv_t);
       }
-      live |= lw[i] != -INFINITY && (lw[i] + PD_RACE_BOUND >= best.v || best.id == PD_NONE);
     }
-    if (!live) continue;
-    curandStatePhilox4_32_10_t st;
-    curand_init(seed, g, offset + PD_RACE_BASE + j0, &st);
-    uint4 v4 = curand4(&st);
-    uint32_t v[4] = {v4.x, v4.y, v4.z, v4.w};
-    for (int i = 0; i < 4; i++) {
-      if (lw[i] == -INFINITY || lw[i] + PD_RACE_BOUND < best.v) continue;
-      pd_best cand = {pd_sampling_key(lw[i], v[i]), (uint32_t)(j0 + i)};
-      best = pd_best_pick(best, cand);
-    }
+    pd_race_group(lw, j0, seed, g, offset, &best);
   }
   return best;
 }
@@ -164,7 +208,8 @@ __device__ pd_walk pd_walk_request(const pd_verify_dev &d, const pd_row_stats *s
     if (d.greedy) {
       ok = x == st.argmax;
     } else {
-      float q = a.mode == PD_VERIFY_SAMPLE ? a.draft_probs[(d0 + i) * a.width + x] : 1.0f;
+      float q = 1.0f; /* a draft id past the width (unchecked on the device) is rejected */
+      if (a.mode == PD_VERIFY_SAMPLE) q = x < a.width ? a.draft_probs[(d0 + i) * a.width + x] : 0;
       curandStatePhilox4_32_10_t rs;
       curand_init(a.seed, g, a.offset, &rs);
       float u = pd_philox_uniform(curand(&rs));
@@ -186,7 +231,7 @@ template <int DT>
 __global__ void __launch_bounds__(PD_BLOCK) pd_decide_kernel(pd_verify_dev d,
                                                              const pd_row_stats *stats) {
   __shared__ pd_walk sw;
-  __shared__ pd_best sbest[32];
+  __shared__ pd_best_d srace[32];
   const pd_verify_args &a = d.a;
   uint64_t r = blockIdx.x, d0 = a.draft_offsets[r];
   if (threadIdx.x == 0) sw = pd_walk_request(d, stats, r);
@@ -199,11 +244,12 @@ __global__ void __launch_bounds__(PD_BLOCK) pd_decide_kernel(pd_verify_dev d,
     pd_row_ctx c = {(const char *)a.target_logits + g * a.width * esize,
                     a.bitmask ? a.bitmask + g * a.n_words : NULL, a.bitmask ? a.n_words : 0,
                     a.width, st.m, a.temperature >= FLT_MIN ? 1.0f / a.temperature : 0.0f};
-    pd_best b = pd_race_residual<DT>(c, st.s, a.draft_probs + (d0 + i) * a.width, a.seed, g,
-                                     a.offset);
-    b = pd_block_best(b, sbest);
+    const float *q = a.draft_probs + (d0 + i) * a.width;
+    pd_best_d b = pd_block_best_d(pd_race_row<DT>(c, st.s, q, PD_NONE, a.seed, g, a.offset),
+                                  srace);
     if (b.id == PD_NONE) /* empty residual: p without the draft */
-      b = pd_block_best(pd_race_p<DT>(c, a.draft_tokens[d0 + i], a.seed, g, a.offset), sbest);
+      b = pd_block_best_d(pd_race_row<DT>(c, st.s, NULL, a.draft_tokens[d0 + i], a.seed, g,
+                                          a.offset), srace);
     w.next = b.id;
   }
   if (threadIdx.x != 0) return;
@@ -218,10 +264,14 @@ extern "C" size_t pd_cuda_verify_workspace(size_t n_rows) {
   return n_rows * sizeof(pd_row_stats);
 }
 
+/* 16-byte loads when every row starts on a 16-byte boundary. */
 template <int DT>
 static void pd_verify_launch(const pd_verify_dev &d, size_t n_rows, pd_row_stats *stats,
                              cudaStream_t s) {
-  pd_row_kernel<DT><<<(unsigned)n_rows, PD_BLOCK, 0, s>>>(d, stats);
+  size_t esize = DT == PD_F32 ? 4 : 2;
+  bool vec = (uintptr_t)d.a.target_logits % 16 == 0 && (d.a.width * esize) % 16 == 0;
+  if (vec) pd_row_kernel<DT, true><<<(unsigned)n_rows, PD_BLOCK, 0, s>>>(d, stats);
+  else pd_row_kernel<DT, false><<<(unsigned)n_rows, PD_BLOCK, 0, s>>>(d, stats);
   pd_decide_kernel<DT><<<(unsigned)d.a.n, PD_BLOCK, 0, s>>>(d, stats);
 }
 

@@ -10,6 +10,8 @@
 
 #define PD__ROW_MAX 4096u   /* items in one local row; past it the state is left to the walk */
 #define PD__SLOTS 16384u    /* dedup slots, a power of two >= 2 * PD__ROW_MAX */
+#define PD__END 1u
+#define PD__LIVE_END 2u
 
 typedef struct pd__item {
   uint32_t state, origin;
@@ -25,7 +27,12 @@ struct pd_classifier {
   const pd_mask_cache *c;
   PD_ARRAY(pd__item) items;
   PD_ARRAY(uint32_t) rows;   /* first item of each row */
-  PD_ARRAY(uint8_t) ends;    /* ends[r]: the seed's rule may end after 1..r bytes */
+  /* per row r: PD__END when the seed's rule may end after r bytes (r >= 1);
+   * PD__LIVE_END when it may end after some r' < r bytes and the token's byte
+   * r' may follow the rule (lookahead): then a token dying past it is cd */
+  PD_ARRAY(uint8_t) ends;
+  const uint32_t *follow;    /* [8 * n_rules] lookahead bytes (follow.h) */
+  const uint32_t *seed_follow;
   uint64_t *slot;            /* dedup of the row being built: (state, origin) + 1 */
   uint32_t *slot_gen, gen;
   bool over;                 /* a row went past PD__ROW_MAX */
@@ -35,13 +42,14 @@ struct pd_classifier {
   uint32_t *canon, *rcanon;  /* discovery numbers + 1 (0 = not yet seen) */
 };
 
-pd_status pd_classifier_new(const pd_pda *p, const pd_vocab *v, const pd_mask_cache *c,
-                            const pd_allocator *a, pd_classifier **out, pd_error *err) {
+pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vocab *v,
+                            const pd_mask_cache *c, const pd_allocator *a, pd_classifier **out,
+                            pd_error *err) {
   pd_classifier *k = pd__calloc(a, 1, sizeof *k);
   if (!k) return pd__nomem(err);
   *k = (pd_classifier){.a = a, .states = pd_pda_states(p), .edges = pd_pda_edges(p),
                        .rules = pd_pda_rules(p), .n_states = p->n_states,
-                       .n_rules = p->n_rules, .v = v, .c = c};
+                       .n_rules = p->n_rules, .v = v, .c = c, .follow = follow};
   size_t w = c->u.n_words ? c->u.n_words : 1;
   k->slot = pd__malloc(a, PD__SLOTS * sizeof *k->slot);
   k->slot_gen = pd__calloc(a, PD__SLOTS, sizeof *k->slot_gen);
@@ -161,6 +169,12 @@ static void pd__pop(pd_classifier *k, uint32_t n) {
   k->items.len = k->rows.data[k->rows.len];
 }
 
+/* Whether the seed's rule ending before byte b (at row r) keeps the token alive. */
+static bool pd__live_end(const pd_classifier *k, uint32_t r, uint8_t b) {
+  uint8_t e = k->ends.data[r];
+  return (e & PD__LIVE_END) || ((e & PD__END) && (k->seed_follow[b / 32] >> (b % 32) & 1));
+}
+
 /* Scans b into a new closed row: 1 pushed, 0 dead, -1 out of memory. */
 static int pd__push(pd_classifier *k, uint8_t b) {
   uint32_t a = pd_array_last(&k->rows), e = (uint32_t)k->items.len;
@@ -172,8 +186,8 @@ static int pd__push(pd_classifier *k, uint8_t b) {
   }
   bool ends = false;
   if (k->items.len > e && !pd__close(k, &ends)) return -1;
-  uint8_t before = pd_array_last(&k->ends);
-  k->ends.data[k->ends.len++] = (uint8_t)(before || ends);
+  uint8_t live = pd__live_end(k, (uint32_t)k->ends.len - 1, b) ? PD__LIVE_END : 0;
+  k->ends.data[k->ends.len++] = (uint8_t)(live | (ends ? PD__END : 0));
   if (k->items.len > e) return 1;
   pd__pop(k, 1);
   return 0;
@@ -207,7 +221,7 @@ static pd_status pd__walk(pd_classifier *k, pd_error *err) {
       continue;
     }
     uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-    if (k->ends.data[depth])
+    if (pd__live_end(k, depth, v->bytes[v->offs[id] + depth]))
       for (; i < next; i++) pd_bit_set(k->cd, i);
     i = next;
   }
@@ -229,6 +243,7 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, pd_mask_class *out, pd
   memset(k->cd, 0, k->c->pu.n_words * sizeof *k->cd);
   k->items.len = k->rows.len = k->ends.len = 0;
   k->over = false;
+  k->seed_follow = k->follow + 8 * (size_t)k->states[s].rule;
   /* row 0: the seed alone, not closed (its own byte edges take the first byte) */
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
@@ -298,6 +313,8 @@ pd_status pd_classifier_key(pd_classifier *k, uint32_t s, const uint32_t **key, 
   k->key.len = k->queue.len = k->rqueue.len = 0;
   pd__canon(k, s, &ok);
   for (size_t q = 0; q < k->queue.len && ok; q++) ok = pd__key_state(k, k->queue.data[q]);
+  const uint32_t *f = k->follow + 8 * (size_t)k->states[s].rule;
+  for (int i = 0; i < 8 && ok; i++) ok = pd_array_push(k->a, &k->key, f[i]);
   for (size_t q = 0; q < k->queue.len; q++) k->canon[k->queue.data[q]] = 0;
   for (size_t q = 0; q < k->rqueue.len; q++) k->rcanon[k->rqueue.data[q]] = 0;
   if (!ok) return pd__nomem(err);

@@ -7,15 +7,16 @@
  * Items of origin 0 are R's own, so a final one means R may end there (it is
  * not completed: the caller is unknown). A token is
  *   accepted  when all its bytes are pushed (sound in every context),
- *   cd        else, when R may end after 1 .. len-1 of its bytes (the stack decides;
- *             stored as trie positions),
+ *   cd        else, when R may end after 1 .. len-1 of its bytes and the byte after
+ *             that end may follow R somewhere (lookahead, follow.h): the stack
+ *             decides (stored as trie positions),
  *   rejected  otherwise.
  * States without byte edges get empty classes: no accepted path begins there.
  *
  * The key of a state is its local language: the automaton reachable from s
  * (byte edges, call edges into callees and back) serialized with states and
  * rules renumbered in discovery order, so equal keys classify alike under any
- * grammar over the same vocabulary.
+ * grammar over the same vocabulary; the lookahead of R is part of it.
  */
 #ifndef PD_MASKS_CLASSIFY_H
 #define PD_MASKS_CLASSIFY_H
@@ -25,8 +26,10 @@
 
 typedef struct pd_classifier pd_classifier;
 
-pd_status pd_classifier_new(const pd_pda *p, const pd_vocab *v, const pd_mask_cache *c,
-                            const pd_allocator *a, pd_classifier **out, pd_error *err);
+/* follow: the lookahead of every rule (follow.h), borrowed. */
+pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vocab *v,
+                            const pd_mask_cache *c, const pd_allocator *a, pd_classifier **out,
+                            pd_error *err);
 void pd_classifier_free(pd_classifier *k);
 /* The key of state s (valid until the next call) and its hash. */
 pd_status pd_classifier_key(pd_classifier *k, uint32_t s, const uint32_t **key, size_t *n,

@@ -56,6 +56,18 @@ static uint64_t pd__mix(uint64_t k) {
   return k;
 }
 
+pd_status pd_encoder_reserve_merges(pd_encoder *e, const pd_allocator *a, size_t n, pd_error *err) {
+  size_t cap = pd__table_cap(n);
+  if (e->n_merges || cap <= e->merge_mask + 1) return PD_OK;
+  pd_merge *m = pd__malloc(a, cap * sizeof *m);
+  if (!m) return pd__nomem(err);
+  for (size_t i = 0; i < cap; i++) m[i].rank = UINT32_MAX;
+  pd__free(a, e->merges);
+  e->merges = m;
+  e->merge_mask = cap - 1;
+  return PD_OK;
+}
+
 /* A repeated pair takes the later rank, as a map built from the merge list does. */
 bool pd_encoder_add_merge(pd_encoder *e, uint32_t left, uint32_t right, uint32_t rank,
                           uint32_t id) {
@@ -158,6 +170,8 @@ typedef struct pd__run {
   pd_error *err;
   PD_ARRAY(uint32_t) out;
   PD_ARRAY(uint8_t) norm;
+  pd_bytes nfc;
+  pd_codepoints cps;
   PD_ARRAY(pd__sym) sym;
   PD_ARRAY(pd__cand) heap;
 } pd__run;
@@ -285,14 +299,27 @@ static pd_status pd__sp_normalize(pd__run *r, const uint8_t *s, size_t n) {
   size_t k = 0;
   if (r->e->sp_prepend) memcpy(o, bar, 3), k = 3;
   for (size_t i = 0; i < n; i++)
-    if (s[i] == ' ' && r->e->sp_replace) memcpy(o + k, bar, 3), k += 3;
-    else o[k++] = s[i];
+    if (s[i] == ' ' && r->e->sp_replace)
+      memcpy(o + k, bar, 3), k += 3;
+    else
+      o[k++] = s[i];
   r->norm.len = k;
   return PD_OK;
 }
 
+static bool pd__ascii(const uint8_t *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (s[i] >= 0x80) return false;
+  return true;
+}
+
 static pd_status pd__segment(pd__run *r, const uint8_t *s, size_t n) {
   if (!n) return PD_OK;
+  if (r->e->nfc && !pd__ascii(s, n)) {
+    if (!pd_unicode_nfc(r->a, s, n, &r->nfc, &r->cps)) return pd__nomem(r->err);
+    s = r->nfc.data;
+    n = r->nfc.len;
+  }
   if (r->e->sp_replace || r->e->sp_prepend) {
     pd_status st = pd__sp_normalize(r, s, n);
     if (st) return st;
@@ -334,7 +361,8 @@ pd_status pd_vocab_encode(const pd_vocab *v, const uint8_t *text, size_t len, ui
   *ids = NULL;
   *n_ids = 0;
   if (!v->enc)
-    return pd__fail(err, PD_ERR_UNSUPPORTED, "this vocabulary has no encoder (not from a tokenizer.json)");
+    return pd__fail(err, PD_ERR_UNSUPPORTED,
+                    "this vocabulary has no encoder (not from a tokenizer.json)");
   if (v->enc->unsupported)
     return pd__fail(err, PD_ERR_UNSUPPORTED, "cannot encode with this tokenizer: %s",
                     v->enc->unsupported);
@@ -342,6 +370,8 @@ pd_status pd_vocab_encode(const pd_vocab *v, const uint8_t *text, size_t len, ui
   pd_status st = pd__encode(&r, text, len);
   if (!st && !r.out.data && !pd_array_reserve(r.a, &r.out, 1)) st = pd__nomem(err);
   pd_array_free(r.a, &r.norm);
+  pd_array_free(r.a, &r.nfc);
+  pd_array_free(r.a, &r.cps);
   pd_array_free(r.a, &r.sym);
   pd_array_free(r.a, &r.heap);
   if (st) {

@@ -66,6 +66,10 @@ pd_status pd_encoder_new(const pd_allocator *a, size_t n_ids, size_t n_merges, s
 void pd_encoder_free(const pd_allocator *a, pd_encoder *e);
 /* Table building; the tables were sized by pd_encoder_new, so these cannot fail
  * except for a repeated key (false). */
+/* Room for n merges; only while the table is empty (formats that rank merges
+ * themselves, e.g. GGUF scores, add them after the vocabulary is built). */
+pd_status pd_encoder_reserve_merges(pd_encoder *e, const pd_allocator *a, size_t n,
+                                    pd_error *err);
 bool pd_encoder_add_merge(pd_encoder *e, uint32_t left, uint32_t right, uint32_t rank,
                           uint32_t id);
 bool pd_encoder_add_char(pd_encoder *e, uint32_t cp, uint32_t id);

@@ -53,10 +53,11 @@ static void pd__normalizer(pd_encoder *e, const json_t *n, int depth) {
 static bool pd__split_regex(pd_encoder *e, const json_t *p) {
   const json_t *re = json_object_get(json_object_get(p, "pattern"), "Regex");
   const json_t *beh = json_object_get(p, "behavior");
-  bool keep = pd__str_is(beh, "Isolated") ? !json_is_true(json_object_get(p, "invert"))
-                                          : pd__str_is(beh, "Removed") &&
-                                                json_is_true(json_object_get(p, "invert"));
-  int k = json_is_string(re) ? pd_pretok_identify(json_string_value(re), json_string_length(re)) : -1;
+  bool keep = pd__str_is(beh, "Isolated")
+                  ? !json_is_true(json_object_get(p, "invert"))
+                  : pd__str_is(beh, "Removed") && json_is_true(json_object_get(p, "invert"));
+  int k =
+      json_is_string(re) ? pd_pretok_identify(json_string_value(re), json_string_length(re)) : -1;
   if (k < 0 || !keep) return false;
   e->pretok = (pd_pretok)k;
   return true;
@@ -152,8 +153,8 @@ static pd_status pd__merge(pd__eb *b, const json_t *m, size_t rank, char **buf, 
     ln = (size_t)(sp - l);
     r = sp + 1;
     rn = json_string_length(m) - ln - 1;
-  } else if (json_is_array(m) && json_array_size(m) == 2 &&
-             json_is_string(json_array_get(m, 0)) && json_is_string(json_array_get(m, 1))) {
+  } else if (json_is_array(m) && json_array_size(m) == 2 && json_is_string(json_array_get(m, 0)) &&
+             json_is_string(json_array_get(m, 1))) {
     l = json_string_value(json_array_get(m, 0));
     ln = json_string_length(json_array_get(m, 0));
     r = json_string_value(json_array_get(m, 1));
@@ -196,10 +197,9 @@ static pd_status pd__added(pd__eb *b) {
   for (size_t i = 0; i < json_array_size(added); i++) {
     const json_t *t = json_array_get(added, i), *c = json_object_get(t, "content");
     if (!json_string_length(c)) continue;
-    pd_status st = pd_encoder_add_token(b->e, b->v->alloc, (const uint8_t *)json_string_value(c),
-                                        json_string_length(c),
-                                        (uint32_t)json_integer_value(json_object_get(t, "id")),
-                                        b->err);
+    pd_status st = pd_encoder_add_token(
+        b->e, b->v->alloc, (const uint8_t *)json_string_value(c), json_string_length(c),
+        (uint32_t)json_integer_value(json_object_get(t, "id")), b->err);
     if (st) return st;
   }
   const json_t *unk = json_object_get(b->model, "unk_token");

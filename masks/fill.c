@@ -6,7 +6,9 @@
  * parser takes when their bytes are pushed (masks.h). States without tables
  * fall back to a walk of the vocabulary trie over the live parser, sharing the
  * rows of a common prefix and skipping every token under a dead prefix. Then
- * stop tokens (when the row is accepting), token edges and empty tokens. */
+ * stop tokens (when the row is accepting), token edges and empty tokens.
+ * Whole masks are memoized per grammar by parser configuration (memo.h): a
+ * configuration seen before costs its key and one row copy. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -48,16 +50,6 @@ static pd_status pd__fill_walk(pd_matcher *m, const pd_mask_cache *c, uint32_t *
       i = pd_trie_skip_depth(t, i, depth + 1);
     }
   }
-  if (depth) pd_earley_pop(m, depth);
-  return st;
-}
-
-/* Whether text token id's bytes can all be pushed now (rows left unchanged). */
-static pd_status pd__check_token(pd_matcher *m, uint32_t id, bool *ok) {
-  const pd_vocab *v = m->g->vocab;
-  uint32_t depth = 0, len = v->offs[id + 1] - v->offs[id];
-  pd_status st = PD_OK;
-  *ok = pd__push_rest(m, v->bytes + v->offs[id], len, &depth, &st);
   if (depth) pd_earley_pop(m, depth);
   return st;
 }
@@ -115,17 +107,8 @@ static bool pd__all_allowed(const uint32_t *words, size_t width) {
   return width % 32 == 0 || words[width / 32] == (1u << (width % 32)) - 1;
 }
 
-pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words,
-                                  bool *all_allowed, pd_error *err) {
-  if (all_allowed) *all_allowed = false;
-  if (!m || !words) return pd__fail(err, PD_ERR_ARG, "fill_bitmask: NULL argument");
-  const pd_vocab *v = m->g->vocab;
-  if (!v) return pd__fail(err, PD_ERR_STATE, "fill_bitmask: the grammar has no vocabulary");
-  if (n_words < (v->width + 31) / 32)
-    return pd__fail(err, PD_ERR_ARG, "fill_bitmask: %zu words cannot hold %zu ids", n_words,
-                    v->width);
-  memset(words, 0, n_words * sizeof *words);
-  if (m->terminated) return PD_OK;
+/* The mask computed from the tables and the live parser (no memo). */
+static pd_status pd__fill_text(pd_matcher *m, uint32_t *words, size_t n_words, pd_error *err) {
   pd_mask_cache *c = m->g->masks ? m->g->masks->cache : NULL;
   pd_status st = c ? PD_OK : pd_mask_cache_get(m->g->vocab, &c, err);
   if (st != PD_OK) return st;
@@ -138,6 +121,33 @@ pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words
     return st == PD_ERR_NOMEM ? pd__nomem(err) : pd__fail(err, st, "fill_bitmask failed");
   }
   pd__fill_rest(m, c, words);
+  return PD_OK;
+}
+
+pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words,
+                                  bool *all_allowed, pd_error *err) {
+  if (all_allowed) *all_allowed = false;
+  if (!m || !words) return pd__fail(err, PD_ERR_ARG, "fill_bitmask: NULL argument");
+  const pd_vocab *v = m->g->vocab;
+  if (!v) return pd__fail(err, PD_ERR_STATE, "fill_bitmask: the grammar has no vocabulary");
+  if (n_words < (v->width + 31) / 32)
+    return pd__fail(err, PD_ERR_ARG, "fill_bitmask: %zu words cannot hold %zu ids", n_words,
+                    v->width);
+  memset(words, 0, n_words * sizeof *words);
+  if (m->terminated) return PD_OK;
+  pd_masks *mk = m->g->masks;
+  uint32_t key[PD_MEMO_KEY_MAX];
+  size_t n_key = 0;
+  uint64_t h = 0;
+  bool memo = mk && mk->memo_ok && pd_memo_key(m, key, &n_key);
+  const uint32_t *found = NULL;
+  if (memo) h = pd_memo_hash(key, n_key), found = pd_memo_find(&mk->memo, key, n_key, h);
+  pd_status st = found ? PD_OK : pd__fill_text(m, words, n_words, err);
+  if (st != PD_OK) return st;
+  if (found)
+    memcpy(words, found, mk->memo.n_words * sizeof *words);
+  else if (memo)
+    pd_memo_put(&mk->memo, m->g->alloc, key, n_key, h, words);
   if (all_allowed) *all_allowed = pd__all_allowed(words, v->width);
   return PD_OK;
 }

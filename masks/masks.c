@@ -7,6 +7,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "masks/classify.h"
+#include "masks/follow.h"
 #include "masks/masks_internal.h"
 #include "masks/vocab.h"
 #include "pda/grammar.h"
@@ -46,7 +47,9 @@ static pd_status pd__classify_all(pd_masks *mk, const struct pd_grammar *g, pd_e
   const pd_allocator *va = g->vocab->alloc;
   const pd_pda_state *states = pd_pda_states(&g->pda);
   pd_classifier *k = NULL;
-  pd_status st = pd_classifier_new(&g->pda, g->vocab, mk->cache, va, &k, err);
+  uint32_t *follow = NULL;
+  pd_status st = pd_follow_build(&g->pda, va, &follow, err);
+  if (st == PD_OK) st = pd_classifier_new(&g->pda, follow, g->vocab, mk->cache, va, &k, err);
   for (uint32_t s = 0; st == PD_OK && s < mk->n_states; s++) {
     if (!states[s].n_byte)
       mk->cls[s] = &pd__empty_class;
@@ -54,6 +57,7 @@ static pd_status pd__classify_all(pd_masks *mk, const struct pd_grammar *g, pd_e
       st = pd__class_of(mk, k, va, g->alloc, s, err);
   }
   pd_classifier_free(k);
+  pd__free(va, follow);
   return st;
 }
 
@@ -72,6 +76,8 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
   mk->owned = pd__calloc(a, n, sizeof *mk->owned);
   mk->bytes = n * (sizeof *mk->cls + sizeof *mk->owned);
   st = mk->cls && mk->owned ? pd__classify_all(mk, g, err) : pd__nomem(err);
+  if (st == PD_OK) st = pd_memo_init(&mk->memo, (g->vocab->width + 31) / 32, err);
+  mk->memo_ok = st == PD_OK;
   if (st != PD_OK) {
     pd_masks_free(mk, a);
     return st;
@@ -85,9 +91,10 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
   if (mk->owned)
     for (uint32_t s = 0; s < mk->n_states; s++) pd_mask_class_free(&mk->owned[s], a);
   pd__free(a, mk->owned);
+  if (mk->memo_ok) pd_memo_free(&mk->memo, a);
   pd__free(a, mk->cls);
   pd__free(a, mk);
 }
 
-size_t pd_masks_bytes(const pd_masks *mk) { return mk ? mk->bytes : 0; }
+size_t pd_masks_bytes(const pd_masks *mk) { return mk ? mk->bytes + mk->memo.bytes : 0; }
 

@@ -3,6 +3,7 @@
 #define PD_MASKS_MASKS_INTERNAL_H
 #include "masks/cache.h"
 #include "masks/masks.h"
+#include "masks/memo.h"
 
 struct pd_masks {
   pd_mask_cache *cache;          /* the vocab's (borrowed) */
@@ -10,6 +11,8 @@ struct pd_masks {
   const pd_mask_class **cls;     /* [n_states]; NULL entries: classify on the fly (walk) */
   pd_mask_class *owned;          /* [n_states] classes the cache did not keep */
   size_t bytes;                  /* memory of the tables above */
+  pd_memo memo;                  /* whole masks by configuration (memo.h) */
+  bool memo_ok;                  /* memo initialized */
 };
 
 #endif

@@ -26,9 +26,10 @@ static const char pd__re_gpt4o[] =
     "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\\p{N}{1,3}| "
     "?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
-static const char *const pd__regexes[] = {
-    [PD_PRETOK_GPT2] = pd__re_gpt2, [PD_PRETOK_LLAMA3] = pd__re_llama3,
-    [PD_PRETOK_QWEN2] = pd__re_qwen2, [PD_PRETOK_GPT4O] = pd__re_gpt4o};
+static const char *const pd__regexes[] = {[PD_PRETOK_GPT2] = pd__re_gpt2,
+                                          [PD_PRETOK_LLAMA3] = pd__re_llama3,
+                                          [PD_PRETOK_QWEN2] = pd__re_qwen2,
+                                          [PD_PRETOK_GPT4O] = pd__re_gpt4o};
 
 int pd_pretok_identify(const char *re, size_t len) {
   for (int p = PD_PRETOK_GPT2; p <= PD_PRETOK_GPT4O; p++)
@@ -185,7 +186,8 @@ static size_t pd__gpt4o_word(pd__text t, bool second) {
       size_t w = pd__run(t, e, pd__is_lower);
       if (w > e) return w + pd__contraction(t, w, true);
       if (e == s0) break;
-      do e--; while (e > s0 && (t.s[e] & 0xC0) == 0x80);
+      do e--;
+      while (e > s0 && (t.s[e] & 0xC0) == 0x80);
     }
   }
   return 0;
@@ -206,11 +208,16 @@ static size_t pd__gpt4o(pd__text t) {
 size_t pd_pretok_next(pd_pretok p, const uint8_t *s, size_t n) {
   pd__text t = {s, n};
   switch (p) {
-    case PD_PRETOK_GPT2: return pd__gpt2(t);
-    case PD_PRETOK_LLAMA3: return pd__llama3(t, 3);
-    case PD_PRETOK_QWEN2: return pd__llama3(t, 1);
-    case PD_PRETOK_GPT4O: return pd__gpt4o(t);
-    case PD_PRETOK_NONE: break;
+    case PD_PRETOK_GPT2:
+      return pd__gpt2(t);
+    case PD_PRETOK_LLAMA3:
+      return pd__llama3(t, 3);
+    case PD_PRETOK_QWEN2:
+      return pd__llama3(t, 1);
+    case PD_PRETOK_GPT4O:
+      return pd__gpt4o(t);
+    case PD_PRETOK_NONE:
+      break;
   }
   return n;
 }

@@ -56,32 +56,35 @@ pd_uclass pd_unicode_class(uint32_t cp) {
   size_t lo = 0, hi = pd_unicode_n_ranges;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (cp < pd_unicode_ranges[mid].lo) hi = mid;
-    else if (cp > pd_unicode_ranges[mid].hi) lo = mid + 1;
-    else return (pd_uclass)pd_unicode_ranges[mid].cls;
+    if (cp < pd_unicode_ranges[mid].lo)
+      hi = mid;
+    else if (cp > pd_unicode_ranges[mid].hi)
+      lo = mid + 1;
+    else
+      return (pd_uclass)pd_unicode_ranges[mid].cls;
   }
   return PD_UC_OTHER;
 }
 
 /* GPT-2's bytes_to_unicode: the printable bytes 0x21..0x7E, 0xA1..0xAC and
  * 0xAE..0xFF stand for themselves; the other 68 bytes, in increasing order,
- * become U+0100 + k for the k-th of them. */
+ * become U+0100 + k for the k-th of them:
+ *   0x00..0x20 -> k = b,  0x7F..0xA0 -> k = 33 + (b - 0x7F),  0xAD -> k = 67. */
 static int pd__byte_printable(unsigned b) {
   return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
 }
 
 uint32_t pd_byte_char(uint8_t b) {
   if (pd__byte_printable(b)) return b;
-  uint32_t k = 0;
-  for (unsigned i = 0; i < b; i++) k += !pd__byte_printable(i);
-  return 0x100 + k;
+  if (b <= 0x20) return 0x100u + b;
+  if (b <= 0xA0) return 0x100u + 33 + (b - 0x7Fu);
+  return 0x100u + 67;
 }
 
 int pd_char_byte(uint32_t cp) {
   if (cp < 0x100) return pd__byte_printable(cp) ? (int)cp : -1;
-  if (cp >= 0x100 + 68) return -1;
   uint32_t k = cp - 0x100;
-  for (unsigned i = 0; i < 256; i++)
-    if (!pd__byte_printable(i) && k-- == 0) return (int)i;
-  return -1;
+  if (k <= 0x20) return (int)k;
+  if (k < 67) return (int)(0x7F + (k - 33));
+  return k == 67 ? 0xAD : -1;
 }

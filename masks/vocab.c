@@ -29,7 +29,8 @@ uint64_t pd_vocab_hash(const uint8_t *bytes, size_t len) {
 }
 
 static bool pd__same(const pd_vocab *v, uint32_t id, const uint8_t *bytes, size_t len) {
-  return v->offs[id + 1] - v->offs[id] == len && (!len || !memcmp(v->bytes + v->offs[id], bytes, len));
+  return v->offs[id + 1] - v->offs[id] == len &&
+         (!len || !memcmp(v->bytes + v->offs[id], bytes, len));
 }
 
 bool pd_vocab_lookup(const pd_vocab *v, const uint8_t *bytes, size_t len, uint32_t *id) {

@@ -19,6 +19,7 @@
 #include "encoder.h"
 #include "unicode.h"
 #include "vocab.h"
+#include "vocab_hf.h"
 
 /* Ids may leave holes, but not many: a few bytes of JSON must not make us
  * allocate gigabytes. size <= 2 * entries + PD__HOLE_SLACK and <= PD__MAX_IDS. */
@@ -35,7 +36,7 @@ typedef struct pd__hf {
   size_t size;
   PD_ARRAY(uint8_t) text; /* decoded token bytes */
   uint32_t *start, *len, *flags;
-  uint8_t *src;           /* PD__FROM_* per id, 0 = hole */
+  uint8_t *src; /* PD__FROM_* per id, 0 = hole */
   uint32_t eos[4];
   size_t n_eos;
 } pd__hf;
@@ -100,7 +101,8 @@ static pd_status pd__hf_model(pd__hf *h) {
                     json_string_value(type));
   h->vocab = json_object_get(h->model, "vocab");
   if (!json_is_object(h->vocab))
-    return pd__fail(h->err, PD_ERR_SYNTAX, "tokenizer.json: model.vocab is missing or not an object");
+    return pd__fail(h->err, PD_ERR_SYNTAX,
+                    "tokenizer.json: model.vocab is missing or not an object");
   h->merges = json_object_get(h->model, "merges");
   if (h->merges && !json_is_array(h->merges) && !json_is_null(h->merges))
     return pd__fail(h->err, PD_ERR_SYNTAX, "tokenizer.json: model.merges is not an array");
@@ -199,8 +201,8 @@ static pd_status pd__hf_fill_vocab(pd__hf *h) {
   for (void *it = json_object_iter(h->vocab); it; it = json_object_iter_next(h->vocab, it)) {
     size_t id = (size_t)json_integer_value(json_object_iter_value(it));
     if (h->src[id])
-      return pd__fail(h->err, PD_ERR_SEMANTIC, "tokenizer.json: id %zu appears twice in model.vocab",
-                      id);
+      return pd__fail(h->err, PD_ERR_SEMANTIC,
+                      "tokenizer.json: id %zu appears twice in model.vocab", id);
     size_t at = h->text.len;
     if (!pd__decode_piece(h, json_object_iter_key(it), json_object_iter_key_len(it)))
       return pd__nomem(h->err);
@@ -220,8 +222,8 @@ static pd_status pd__hf_fill_added(pd__hf *h) {
     json_t *t = json_array_get(h->added, i), *c = json_object_get(t, "content");
     size_t id = (size_t)json_integer_value(json_object_get(t, "id"));
     if (h->src[id] == PD__FROM_ADDED)
-      return pd__fail(h->err, PD_ERR_SEMANTIC, "tokenizer.json: id %zu appears twice in added_tokens",
-                      id);
+      return pd__fail(h->err, PD_ERR_SEMANTIC,
+                      "tokenizer.json: id %zu appears twice in added_tokens", id);
     size_t at = h->text.len;
     if (!pd__decode_piece(h, json_string_value(c), json_string_length(c))) return pd__nomem(h->err);
     h->start[id] = (uint32_t)at;
@@ -249,8 +251,8 @@ static bool pd__hf_find_text(const pd__hf *h, const char *s, size_t n, uint32_t 
 /* tokenizer_config.json: "eos_token": "<text>" | {"content": "<text>"} | null */
 static pd_status pd__hf_config(pd__hf *h, const char *cfg, size_t cfg_len) {
   json_t *root;
-  pd_status st = pd__json_parse(cfg, cfg_len, "tokenizer_config.json",
-                                JSON_DECODE_INT_AS_REAL, &root, h->err);
+  pd_status st =
+      pd__json_parse(cfg, cfg_len, "tokenizer_config.json", JSON_DECODE_INT_AS_REAL, &root, h->err);
   if (st) return st;
   json_t *eos = json_is_object(root) ? json_object_get(root, "eos_token") : NULL;
   if (json_is_object(eos)) eos = json_object_get(eos, "content");
@@ -294,21 +296,24 @@ static pd_status pd__hf_vocab(pd__hf *h, const pd_vocab_options *opts, pd_vocab 
   return st;
 }
 
-pd_status pd_vocab_parse_hf(const char *tokenizer_json, size_t len, const char *config_json,
-                            size_t config_len, const pd_vocab_options *opts, pd_vocab **out,
-                            pd_error *err) {
-  if (!out || (!tokenizer_json && len) || (!config_json && config_len))
-    return pd__fail(err, PD_ERR_ARG, "pd_vocab_parse_hf: bad arguments");
-  *out = NULL;
+pd_status pd_vocab_from_hf_json(const json_t *root, const char *config_json, size_t config_len,
+                                uint32_t eos, const pd_vocab_options *opts, pd_vocab **out,
+                                pd_error *err) {
   pd__hf h = {.a = pd__alloc_or_default(opts ? opts->allocator : NULL), .err = err};
-  pd_status st = pd__json_parse(tokenizer_json ? tokenizer_json : "", len, "tokenizer.json", 0,
-                                &h.root, err);
-  if (!st) st = pd__hf_model(&h);
+  h.root = json_incref((json_t *)root);
+  pd_status st = pd__hf_model(&h);
   if (!st) st = pd__hf_size(&h);
   if (!st) st = pd__hf_tables(&h);
   if (!st) st = pd__hf_fill_vocab(&h);
   if (!st) st = pd__hf_fill_added(&h);
-  if (!st && config_json && !(opts && opts->eos_ids)) st = pd__hf_config(&h, config_json, config_len);
+  if (!st && config_json && !(opts && opts->eos_ids))
+    st = pd__hf_config(&h, config_json, config_len);
+  if (!st && eos != PD_NO_ID && !(opts && opts->eos_ids)) {
+    if (eos >= h.size)
+      st = pd__fail(err, PD_ERR_SEMANTIC, "stop token id %u is not a token", eos);
+    else
+      h.eos[h.n_eos++] = eos;
+  }
   pd_vocab *v = NULL;
   if (!st) st = pd__hf_vocab(&h, opts, &v);
   if (!st) st = pd_encoder_parse_hf(h.root, v, h.byte_level, err);
@@ -321,9 +326,23 @@ pd_status pd_vocab_parse_hf(const char *tokenizer_json, size_t len, const char *
   return PD_OK;
 }
 
-/* Reads a whole file with the allocator; NUL-terminated. */
-static pd_status pd__read_file(const pd_allocator *a, const char *path, char **text, size_t *len,
-                               pd_error *err) {
+pd_status pd_vocab_parse_hf(const char *tokenizer_json, size_t len, const char *config_json,
+                            size_t config_len, const pd_vocab_options *opts, pd_vocab **out,
+                            pd_error *err) {
+  if (!out || (!tokenizer_json && len) || (!config_json && config_len))
+    return pd__fail(err, PD_ERR_ARG, "pd_vocab_parse_hf: bad arguments");
+  *out = NULL;
+  json_t *root;
+  pd_status st =
+      pd__json_parse(tokenizer_json ? tokenizer_json : "", len, "tokenizer.json", 0, &root, err);
+  if (st) return st;
+  st = pd_vocab_from_hf_json(root, config_json, config_len, PD_NO_ID, opts, out, err);
+  json_decref(root);
+  return st;
+}
+
+pd_status pd_vocab_read_file(const pd_allocator *a, const char *path, char **text, size_t *len,
+                             pd_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return pd__fail(err, PD_ERR_IO, "cannot open '%.200s'", path);
   PD_ARRAY(char) buf = {0};
@@ -377,12 +396,12 @@ pd_status pd_vocab_load_hf(const char *tokenizer_path, const char *config_path,
   const pd_allocator *a = pd__alloc_or_default(opts ? opts->allocator : NULL);
   char *tok = NULL, *cfg = NULL, *beside = NULL;
   size_t tok_len = 0, cfg_len = 0;
-  pd_status st = pd__read_file(a, tokenizer_path, &tok, &tok_len, err);
+  pd_status st = pd_vocab_read_file(a, tokenizer_path, &tok, &tok_len, err);
   if (!st && !config_path && !(opts && opts->eos_ids)) {
     st = pd__config_beside(a, tokenizer_path, &beside, err);
     config_path = beside;
   }
-  if (!st && config_path) st = pd__read_file(a, config_path, &cfg, &cfg_len, err);
+  if (!st && config_path) st = pd_vocab_read_file(a, config_path, &cfg, &cfg_len, err);
   if (!st) st = pd_vocab_parse_hf(tok, tok_len, cfg, cfg_len, opts, out, err);
   pd__free(a, tok);
   pd__free(a, cfg);

@@ -4,6 +4,7 @@
  *   nfa.c     one rule body -> Thompson NFA with epsilon edges (UTF-8 -> byte ranges)
  *   dfa.c     NFA -> deterministic automaton by subset construction, appended to the
  *             growing state/edge arrays of the whole grammar
+ *   minimize.c merges equivalent states of that automaton
  *   pda.c     checks, productive/dead-state pruning, nullable rules, packing
  */
 #ifndef PD_PDA_BUILD_H
@@ -54,5 +55,8 @@ void pd_pda_nfa_free(pd_nfa *nfa);
 
 /* Determinizes nfa as the states of rule (appended to b; fills b->rules[rule]). */
 pd_status pd_pda_dfa_build(pd_pda_builder *b, const pd_nfa *nfa, uint32_t rule, pd_error *err);
+
+/* Merges equivalent states of rule (the last rule appended to b). */
+pd_status pd_pda_minimize(pd_pda_builder *b, uint32_t rule, pd_error *err);
 
 #endif

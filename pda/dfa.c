@@ -80,7 +80,8 @@ static bool pd__closure(pd__sub *u) {
         return false;
     }
   }
-  if (u->pool.len > base) qsort(u->pool.data + base, u->pool.len - base, sizeof *u->pool.data, pd__cmp_u32);
+  if (u->pool.len > base)
+    qsort(u->pool.data + base, u->pool.len - base, sizeof *u->pool.data, pd__cmp_u32);
   return true;
 }
 
@@ -137,14 +138,16 @@ static pd_status pd__bytes(pd__sub *u, pd_pda_builder *b, size_t nb, uint32_t st
     pd_array_clear(&u->seed);
     for (size_t i = 0; i < nb; i++) {
       const pd_nfa_edge *e = &u->out.data[i];
-      if (e->lo <= lo && hi <= e->hi && !pd_array_push(u->a, &u->seed, e->to)) return pd__nomem(err);
+      if (e->lo <= lo && hi <= e->hi && !pd_array_push(u->a, &u->seed, e->to))
+        return pd__nomem(err);
     }
     if (u->seed.len) {
       uint32_t id;
       pd_status s = pd__intern(u, &id, err);
       if (s) return s;
       pd_pda_edge *last = b->edges.len > first_edge ? &pd_array_last(&b->edges) : NULL;
-      if (last && last->to == start + id && last->hi + 1 == lo) last->hi = (uint8_t)hi;
+      if (last && last->to == start + id && last->hi + 1 == lo)
+        last->hi = (uint8_t)hi;
       else if (!pd__emit(b, PD_EDGE_BYTE, (uint8_t)lo, (uint8_t)hi, 0, 0, start + id))
         return pd__nomem(err);
     }
@@ -162,7 +165,8 @@ static pd_status pd__grouped(pd__sub *u, pd_pda_builder *b, size_t i, size_t j, 
     size_t k = i;
     pd_array_clear(&u->seed);
     for (; k < j && u->out.data[k].arg == u->out.data[i].arg &&
-           u->out.data[k].neg == u->out.data[i].neg; k++)
+           u->out.data[k].neg == u->out.data[i].neg;
+         k++)
       if (!pd_array_push(u->a, &u->seed, u->out.data[k].to)) return pd__nomem(err);
     uint32_t id;
     pd_status s = pd__intern(u, &id, err);

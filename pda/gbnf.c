@@ -81,17 +81,7 @@ static const char *pd__found(pd__gbnf *p, size_t at) {
 static pd_status pd__error(pd__gbnf *p, pd_status code, size_t at, const char *fmt, ...)
     PD_PRINTF(4, 5);
 
-/* Fails at byte at of the grammar text; the message gets line and column. */
-static pd_status pd__error(pd__gbnf *p, pd_status code, size_t at, const char *fmt, ...) {
-  char msg[sizeof p->err->message];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  return pd__fail_at(p->err, code, p->s, at, "%s", msg);
-}
-
-/* 1-based line and column of byte at (the same count pd__fail_at makes). */
+/* 1-based line and column of byte at, counting through NUL bytes too. */
 static void pd__line_col(const pd__gbnf *p, size_t at, unsigned *line, unsigned *col) {
   *line = 1;
   *col = 1;
@@ -103,6 +93,23 @@ static void pd__line_col(const pd__gbnf *p, size_t at, unsigned *line, unsigned 
       ++*col;
     }
   }
+}
+
+/* Fails at byte at of the grammar text; the error gets line and column. */
+static pd_status pd__error(pd__gbnf *p, pd_status code, size_t at, const char *fmt, ...) {
+  char msg[sizeof p->err->message];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  pd__fail_at(p->err, code, p->s, at, "%s", msg);
+  if (p->err) { /* pd__fail_at stops counting at a NUL byte; a grammar may hold one */
+    unsigned line, col;
+    pd__line_col(p, at, &line, &col);
+    p->err->line = line;
+    p->err->column = col;
+  }
+  return code;
 }
 
 /* space ::= ([ \t] | "#" comment)*, and newlines too when nl_ok */
@@ -190,8 +197,9 @@ static pd_status pd__hex(pd__gbnf *p, size_t digits, size_t esc, uint32_t *cp) {
                               : c >= 'a' && c <= 'f' ? c - 'a' + 10
                               : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
     if (d < 0)
-      return pd__error(p, PD_ERR_SYNTAX, p->pos, "bad escape \\%c: expected %zu hex digits, found %s",
-                       p->s[esc + 1], digits, pd__found(p, p->pos));
+      return pd__error(p, PD_ERR_SYNTAX, p->pos,
+                       "bad escape \\%c: expected %zu hex digits, found %s", p->s[esc + 1],
+                       digits, pd__found(p, p->pos));
     v = v << 4 | (uint32_t)d;
     p->pos++;
   }
@@ -228,7 +236,7 @@ static pd_status pd__char(pd__gbnf *p, uint32_t *cp) {
     return PD_OK;
   }
   int c = pd__peek(p, 1);
-  p->pos += 2;
+  p->pos += c == -1 ? 1 : 2; /* never past the end, even for a final '\\' */
   if (c == 'x') return pd__hex(p, 2, at, cp);
   if (c == 'u') return pd__hex(p, 4, at, cp);
   if (c == 'U') return pd__hex(p, 8, at, cp);
@@ -288,8 +296,8 @@ static pd_status pd__range_end(pd__gbnf *p, size_t open, size_t start, uint32_t 
   if (st) return st;
   if (*hi < lo)
     return pd__error(p, PD_ERR_SYNTAX, start,
-                     "reversed range in character class: U+%04X-U+%04X (the first must not exceed "
-                     "the second)", lo, *hi);
+                     "reversed range in character class: %.*s (U+%04X-U+%04X; the first must not "
+                     "exceed the second)", (int)(p->pos - start), p->s + start, lo, *hi);
   return PD_OK;
 }
 
@@ -359,6 +367,23 @@ static pd_status pd__token_id(pd__gbnf *p, size_t open, uint32_t *id) {
   return PD_OK;
 }
 
+/* A token the grammar requires must be one a matcher can take: not an id the
+ * tokenizer leaves unused, and not a stop token, which ends the output only
+ * when the grammar is complete and so never matches a token edge. */
+static pd_status pd__token_usable(pd__gbnf *p, size_t open, uint32_t id) {
+  const uint8_t *bytes;
+  size_t len;
+  uint32_t flags = 0;
+  if (!p->vocab || pd_vocab_token(p->vocab, id, &bytes, &len, &flags) != PD_OK) return PD_OK;
+  if (flags & PD_TOKEN_HOLE)
+    return pd__error(p, PD_ERR_SEMANTIC, open, "token id %u is not used by the tokenizer", id);
+  if (flags & PD_TOKEN_EOS)
+    return pd__error(p, PD_ERR_SEMANTIC, open,
+                     "token %u is a stop token: it ends the output once the grammar is complete "
+                     "and cannot be required inside it", id);
+  return PD_OK;
+}
+
 /* token ::= "!"? "<" ("[" int "]" | text) ">" */
 static pd_status pd__token(pd__gbnf *p, uint32_t *node) {
   bool negated = pd__peek(p, 0) == '!';
@@ -378,6 +403,7 @@ static pd_status pd__token(pd__gbnf *p, uint32_t *node) {
   } else {
     st = pd__token_text(p, open, &id);
   }
+  if (!st && !negated) st = pd__token_usable(p, open, id);
   if (st) return st;
   *node = pd_ir_token(p->ir, id, negated);
   return PD_OK;
@@ -445,8 +471,9 @@ static pd_status pd__bound(pd__gbnf *p, const char *after, uint32_t *out) {
   uint64_t v;
   size_t at = p->pos;
   if (!pd__int(p, &v))
-    return pd__error(p, PD_ERR_SYNTAX, at, "bad repetition: expected a number after '%s', found %s%s",
-                     after, pd__found(p, at),
+    return pd__error(p, PD_ERR_SYNTAX, at,
+                     "bad repetition: expected a number after '%s', found %s%s", after,
+                     pd__found(p, at),
                      after[0] == '{' ? " (write {0,n} for 'at most n')" : "");
   if (v > p->max_repeat)
     return pd__error(p, PD_ERR_LIMIT, at, "repetition bound %llu exceeds the limit of %u "
@@ -550,7 +577,8 @@ static pd_status pd__rule_end(pd__gbnf *p) {
     return PD_OK;
   }
   if (c == ')')
-    return pd__error(p, PD_ERR_SYNTAX, p->pos, "unmatched ')': expected end of line after the rule");
+    return pd__error(p, PD_ERR_SYNTAX, p->pos,
+                     "unmatched ')': expected end of line after the rule");
   return pd__error(p, PD_ERR_SYNTAX, p->pos, "expected end of line after the rule, found %s",
                    pd__found(p, p->pos));
 }
@@ -566,8 +594,9 @@ static pd_status pd__rule(pd__gbnf *p) {
                      "only after '|' or inside parentheses)", pd__found(p, at));
   pd__space(p, false);
   if (p->pos + 3 > p->n || memcmp(p->s + p->pos, "::=", 3) != 0)
-    return pd__error(p, PD_ERR_SYNTAX, p->pos, "expected '::=' after the rule name '%.*s', found %s",
-                     (int)len, p->s + at, pd__found(p, p->pos));
+    return pd__error(p, PD_ERR_SYNTAX, p->pos,
+                     "expected '::=' after the rule name '%.*s', found %s", (int)len, p->s + at,
+                     pd__found(p, p->pos));
   p->pos += 3;
   pd__space(p, true);
   uint32_t rule = pd_ir_rule_named(p->ir, p->s + at, len);

@@ -47,9 +47,10 @@ pd_status pd_grammar_from_ir(const pd_ir *ir, pd_vocab *vocab, const pd_grammar_
   pd_grammar_resolve_options(opts, &g->opts);
   g->opts.allocator = a;
   if (ir->rules.len > g->opts.max_rules) {
+    uint32_t max_rules = g->opts.max_rules;
     pd_grammar_free(g);
     return pd__fail(err, PD_ERR_LIMIT, "grammar has %zu rules, more than max_rules (%u)",
-                    ir->rules.len, g->opts.max_rules);
+                    ir->rules.len, max_rules);
   }
   pd_pda_limits lim = {g->opts.max_rules, g->opts.max_states, g->opts.max_repeat};
   s = pd_pda_build(ir, vocab, &lim, a, &g->pda, err);

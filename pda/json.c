@@ -21,8 +21,8 @@ static pd_status pd__jp_fail(pd__jp *p, const char *what) {
 }
 
 static void pd__jp_ws(pd__jp *p) {
-  while (p->i < p->len && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' ||
-                           p->s[p->i] == '\r'))
+  while (p->i < p->len &&
+         (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' || p->s[p->i] == '\r'))
     p->i++;
 }
 
@@ -42,8 +42,8 @@ static bool pd__jp_byte(pd__jp *p, uint8_t b) {
 
 static bool pd__jp_utf8(pd__jp *p, uint32_t c) {
   if (c < 0x80) return pd__jp_byte(p, (uint8_t)c);
-  if (c < 0x800) return pd__jp_byte(p, (uint8_t)(0xC0 | c >> 6)) &&
-                        pd__jp_byte(p, (uint8_t)(0x80 | (c & 0x3F)));
+  if (c < 0x800)
+    return pd__jp_byte(p, (uint8_t)(0xC0 | c >> 6)) && pd__jp_byte(p, (uint8_t)(0x80 | (c & 0x3F)));
   if (c < 0x10000)
     return pd__jp_byte(p, (uint8_t)(0xE0 | c >> 12)) &&
            pd__jp_byte(p, (uint8_t)(0x80 | ((c >> 6) & 0x3F))) &&
@@ -77,8 +77,11 @@ static long pd__jp_hex4(pd__jp *p) {
 /* Length of the valid UTF-8 sequence at s[0..n), or 0 when invalid. */
 static size_t pd__utf8_len(const uint8_t *s, size_t n) {
   uint8_t b = s[0];
-  size_t k = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3
-                          : (b & 0xF8) == 0xF0 ? 4 : 0;
+  size_t k = b < 0x80             ? 1
+             : (b & 0xE0) == 0xC0 ? 2
+             : (b & 0xF0) == 0xE0 ? 3
+             : (b & 0xF8) == 0xF0 ? 4
+                                  : 0;
   if (k == 0 || k > n) return 0;
   uint32_t c = k == 1 ? b : k == 2 ? b & 0x1Fu : k == 3 ? b & 0x0Fu : b & 0x07u;
   for (size_t j = 1; j < k; j++) {
@@ -105,8 +108,10 @@ static pd_status pd__jp_escape(pd__jp *p) {
     size_t save = p->i;
     p->i += 2;
     long lo = pd__jp_hex4(p);
-    if (lo >= 0xDC00 && lo <= 0xDFFF) c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
-    else p->i = save;
+    if (lo >= 0xDC00 && lo <= 0xDFFF)
+      c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+    else
+      p->i = save;
   }
   return pd__jp_utf8(p, (uint32_t)c) ? PD_OK : PD_ERR_NOMEM;
 }
@@ -142,7 +147,9 @@ static pd_status pd__jp_string(pd__jp *p, uint32_t *out) {
   return PD_OK;
 }
 
-static bool pd__isdigit(char c) { return c >= '0' && c <= '9'; }
+static bool pd__isdigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 static size_t pd__digits(const char *s, size_t i, size_t len) {
   while (i < len && pd__isdigit(s[i])) i++;
@@ -188,7 +195,7 @@ static pd_status pd__jp_close(pd__jp *p, uint32_t id, size_t base, uint32_t per)
   pd_json_doc *d = p->doc;
   if (d->kids.len + n >= UINT32_MAX || !pd_array_reserve(d->alloc, &d->kids, n))
     return PD_ERR_NOMEM;
-  memcpy(d->kids.data + d->kids.len, p->stack.data + base, n * sizeof(uint32_t));
+  if (n) memcpy(d->kids.data + d->kids.len, p->stack.data + base, n * sizeof(uint32_t));
   d->nodes.data[id].off = (uint32_t)d->kids.len;
   d->nodes.data[id].n = (uint32_t)(n / per);
   for (size_t k = 0; k < n; k += per) {
@@ -269,8 +276,8 @@ static pd_status pd__jp_value(pd__jp *p, uint32_t depth, uint32_t *out) {
   return pd__jp_fail(p, "unexpected character");
 }
 
-pd_status pd_json_parse(pd_json_doc *doc, const pd_allocator *alloc, const char *text,
-                        size_t len, uint32_t max_depth, pd_error *err) {
+pd_status pd_json_parse(pd_json_doc *doc, const pd_allocator *alloc, const char *text, size_t len,
+                        uint32_t max_depth, pd_error *err) {
   memset(doc, 0, sizeof *doc);
   doc->alloc = pd__alloc_or_default(alloc);
   doc->root = PD_JSON_NONE;
@@ -371,7 +378,9 @@ int pd_json_dec_cmp(const pd_json_dec *a, const pd_json_dec *b) {
   return a->neg ? -c : c;
 }
 
-bool pd_json_dec_is_int(const pd_json_dec *a) { return a->n == 0 || (int64_t)a->n <= a->exp; }
+bool pd_json_dec_is_int(const pd_json_dec *a) {
+  return a->n == 0 || (int64_t)a->n <= a->exp;
+}
 
 static bool pd__num_equal(const pd_json_doc *d, uint32_t a, uint32_t b) {
   char stack_a[64], stack_b[64];
@@ -411,7 +420,8 @@ bool pd_json_equal(const pd_json_doc *d, uint32_t a, uint32_t b) {
   const pd_json_node *x = pd_json_at(d, a), *y = pd_json_at(d, b);
   if (x->kind != y->kind) return false;
   switch ((pd_json_kind)x->kind) {
-    case PD_JSON_NUMBER: return pd__num_equal(d, a, b);
+    case PD_JSON_NUMBER:
+      return pd__num_equal(d, a, b);
     case PD_JSON_STRING:
       return x->n == y->n && memcmp(pd_json_str(d, a), pd_json_str(d, b), x->n) == 0;
     case PD_JSON_ARRAY:
@@ -419,8 +429,10 @@ bool pd_json_equal(const pd_json_doc *d, uint32_t a, uint32_t b) {
       for (uint32_t i = 0; i < x->n; i++)
         if (!pd_json_equal(d, pd_json_elem(d, a, i), pd_json_elem(d, b, i))) return false;
       return true;
-    case PD_JSON_OBJECT: return pd__obj_equal(d, a, b);
-    default: return true;
+    case PD_JSON_OBJECT:
+      return pd__obj_equal(d, a, b);
+    default:
+      return true;
   }
 }
 
@@ -434,8 +446,7 @@ static size_t pd__ptr_put(char *out, size_t cap, size_t at, const char *s, size_
 void pd_json_pointer(const pd_json_doc *d, uint32_t id, char *out, size_t cap) {
   uint32_t path[64];
   size_t depth = 0, at = 0;
-  for (uint32_t c = id; c != PD_JSON_NONE && pd_json_at(d, c)->parent != PD_JSON_NONE &&
-                        depth < 64;
+  for (uint32_t c = id; c != PD_JSON_NONE && pd_json_at(d, c)->parent != PD_JSON_NONE && depth < 64;
        c = pd_json_at(d, c)->parent)
     path[depth++] = c;
   if (cap == 0) return;
@@ -452,7 +463,7 @@ void pd_json_pointer(const pd_json_doc *d, uint32_t id, char *out, size_t cap) {
     if (par->kind != PD_JSON_OBJECT) continue; /* a key string itself */
     const char *k = pd_json_str(d, n->key);
     for (uint32_t i = 0; i < pd_json_at(d, n->key)->n; i++)
-      at = k[i] == '~' ? pd__ptr_put(out, cap, at, "~0", 2)
+      at = k[i] == '~'   ? pd__ptr_put(out, cap, at, "~0", 2)
            : k[i] == '/' ? pd__ptr_put(out, cap, at, "~1", 2)
                          : pd__ptr_put(out, cap, at, k + i, 1);
   }

@@ -51,8 +51,8 @@ typedef struct pd_json_doc {
 
 /* Parses one JSON text (RFC 8259; surrounding whitespace allowed). Nesting is
  * limited to max_depth. On failure the document is left empty. */
-pd_status pd_json_parse(pd_json_doc *doc, const pd_allocator *alloc, const char *text,
-                        size_t len, uint32_t max_depth, pd_error *err);
+pd_status pd_json_parse(pd_json_doc *doc, const pd_allocator *alloc, const char *text, size_t len,
+                        uint32_t max_depth, pd_error *err);
 void pd_json_free(pd_json_doc *doc);
 
 static inline const pd_json_node *pd_json_at(const pd_json_doc *d, uint32_t id) {

@@ -19,7 +19,8 @@ static bool pd__eps(pd_nfa *n, uint32_t from, uint32_t to) {
 }
 
 static bool pd__byte(pd_nfa *n, uint32_t from, uint32_t to, uint8_t lo, uint8_t hi) {
-  return pd__edge(n, (pd_nfa_edge){.from = from, .to = to, .kind = PD_EDGE_BYTE, .lo = lo, .hi = hi});
+  return pd__edge(n,
+                  (pd_nfa_edge){.from = from, .to = to, .kind = PD_EDGE_BYTE, .lo = lo, .hi = hi});
 }
 
 /* UTF-8 encoding of c into out; returns the length. */
@@ -74,7 +75,8 @@ static bool pd__same_len(pd_nfa *n, uint32_t in, uint32_t out, uint32_t lo, uint
 }
 
 static bool pd__codepoints(pd_nfa *n, uint32_t in, uint32_t out, uint32_t lo, uint32_t hi) {
-  static const uint32_t bound[4][2] = {{0, 0x7F}, {0x80, 0x7FF}, {0x800, 0xFFFF}, {0x10000, 0x10FFFF}};
+  static const uint32_t bound[4][2] = {
+      {0, 0x7F}, {0x80, 0x7FF}, {0x800, 0xFFFF}, {0x10000, 0x10FFFF}};
   for (int k = 0; k < 4; k++) {
     uint32_t a = lo > bound[k][0] ? lo : bound[k][0], b = hi < bound[k][1] ? hi : bound[k][1];
     if (a <= b && !pd__same_len(n, in, out, a, b)) return false;
@@ -87,7 +89,8 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
 
 static pd_status pd__nomem_or_limit(pd_nfa *n, pd_error *err) {
   if (n->n_states > n->max_states)
-    return pd__fail(err, PD_ERR_LIMIT, "grammar needs more than %u automaton states", n->max_states);
+    return pd__fail(err, PD_ERR_LIMIT, "grammar needs more than %u automaton states",
+                    n->max_states);
   return pd__nomem(err);
 }
 
@@ -125,8 +128,10 @@ static pd_status pd__list(pd_nfa *n, const pd_ir *w, const pd_ir_node *nd, uint3
     pd_status s = pd__build(n, w, w->kids.data[nd->off + i], nd->kind == PD_IR_ALT ? in : cur, &e,
                             depth + 1, err);
     if (s) return s;
-    if (nd->kind == PD_IR_SEQ) cur = e;
-    else if (!pd__eps(n, e, o)) return pd__nomem(err);
+    if (nd->kind == PD_IR_SEQ)
+      cur = e;
+    else if (!pd__eps(n, e, o))
+      return pd__nomem(err);
   }
   *out = nd->kind == PD_IR_ALT ? o : cur;
   return PD_OK;
@@ -137,7 +142,8 @@ static pd_status pd__list(pd_nfa *n, const pd_ir *w, const pd_ir_node *nd, uint3
 static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in, uint32_t *out,
                            int depth, pd_error *err) {
   if (depth > PD_PDA_MAX_NESTING)
-    return pd__fail(err, PD_ERR_LIMIT, "grammar expressions nest deeper than %d", PD_PDA_MAX_NESTING);
+    return pd__fail(err, PD_ERR_LIMIT, "grammar expressions nest deeper than %d",
+                    PD_PDA_MAX_NESTING);
   if (n->n_states > n->max_states) return pd__nomem_or_limit(n, err);
   const pd_ir_node *nd = pd_ir_at(w, node);
   uint32_t o;
@@ -164,12 +170,17 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
     case PD_IR_REF:
       *out = pd__state(n);
       return pd__edge(n, (pd_nfa_edge){.from = in, .to = *out, .kind = PD_EDGE_CALL, .arg = nd->a})
-                 ? PD_OK : pd__nomem(err);
+                 ? PD_OK
+                 : pd__nomem(err);
     case PD_IR_TOKEN:
       *out = pd__state(n);
-      return pd__edge(n, (pd_nfa_edge){.from = in, .to = *out, .kind = PD_EDGE_TOKEN,
-                                       .arg = nd->a, .neg = nd->negated ? 1 : 0})
-                 ? PD_OK : pd__nomem(err);
+      return pd__edge(n, (pd_nfa_edge){.from = in,
+                                       .to = *out,
+                                       .kind = PD_EDGE_TOKEN,
+                                       .arg = nd->a,
+                                       .neg = nd->negated ? 1 : 0})
+                 ? PD_OK
+                 : pd__nomem(err);
     case PD_IR_SEQ:
     case PD_IR_ALT: return pd__list(n, w, nd, in, out, depth, err);
     case PD_IR_REPEAT: return pd__repeat(n, w, nd, in, out, depth, err);

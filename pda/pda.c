@@ -20,7 +20,8 @@ static pd_status pd__check_node(const pd_ir *ir, uint32_t i) {
     case PD_IR_NOTHING:
     case PD_IR_TOKEN: return PD_OK;
     case PD_IR_BYTES: return (size_t)n->off + n->n <= ir->bytes.len ? PD_OK : PD_ERR_ARG;
-    case PD_IR_CLASS: return (size_t)n->off + 2 * (size_t)n->n <= ir->ranges.len ? PD_OK : PD_ERR_ARG;
+    case PD_IR_CLASS:
+      return (size_t)n->off + 2 * (size_t)n->n <= ir->ranges.len ? PD_OK : PD_ERR_ARG;
     case PD_IR_REF: return n->a < ir->rules.len ? PD_OK : PD_ERR_ARG;
     case PD_IR_REPEAT: return n->a < i ? PD_OK : PD_ERR_ARG;
     case PD_IR_SEQ:
@@ -86,7 +87,8 @@ pd_status pd_pda_check(const pd_ir *ir, pd_error *err) {
   if (ir->root == PD_IR_NONE || ir->root >= ir->rules.len)
     return pd__fail(err, PD_ERR_SEMANTIC, "the grammar has no root rule");
   for (uint32_t i = 0; i < ir->nodes.len; i++)
-    if (pd__check_node(ir, i)) return pd__fail(err, PD_ERR_ARG, "malformed grammar IR at node %u", i);
+    if (pd__check_node(ir, i))
+      return pd__fail(err, PD_ERR_ARG, "malformed grammar IR at node %u", i);
   for (uint32_t r = 0; r < ir->rules.len; r++)
     if (ir->rules.data[r].body != PD_IR_NONE && ir->rules.data[r].body >= ir->nodes.len)
       return pd__fail(err, PD_ERR_ARG, "malformed grammar IR: rule %u has no valid body", r);
@@ -95,8 +97,8 @@ pd_status pd_pda_check(const pd_ir *ir, pd_error *err) {
 
 /* ------------------------------------------------------------------ copy */
 
-#define PD__COPY(a, dst, src)                                                      \
-  ((src).len == 0 || (pd_array_reserve(a, &(dst), (src).len) &&                   \
+#define PD__COPY(a, dst, src)                                                          \
+  ((src).len == 0 || (pd_array_reserve(a, &(dst), (src).len) &&                        \
                       (memcpy((dst).data, (src).data, (src).len * sizeof *(src).data), \
                        (dst).len = (src).len, true)))
 
@@ -174,9 +176,12 @@ static pd_status pd__compact(pd__prune *p, pd_error *err) {
       if (!pd__edge_live(p, &e)) continue;
       e.to = p->newid[e.to];
       edges.data[edges.len++] = e;
-      if (e.kind == PD_EDGE_BYTE) ns.n_byte++;
-      else if (e.kind == PD_EDGE_CALL) ns.n_call++;
-      else ns.n_token++;
+      if (e.kind == PD_EDGE_BYTE)
+        ns.n_byte++;
+      else if (e.kind == PD_EDGE_CALL)
+        ns.n_call++;
+      else
+        ns.n_token++;
     }
     states.data[states.len++] = ns;
   }
@@ -255,8 +260,10 @@ static pd_status pd__prune_all(pd_pda_builder *b, const pd_vocab *vocab, uint32_
   pd_status s = p.live && p.prod && p.nullable && p.newid ? PD_OK : pd__nomem(err);
   if (!s) pd__liveness(&p);
   if (!s && !p.prod[root])
-    s = pd__fail(err, PD_ERR_SEMANTIC, "the grammar matches no string: rule '%s' cannot derive "
-                 "any finite string", root_name);
+    s = pd__fail(err, PD_ERR_SEMANTIC,
+                 "the grammar matches no string: rule '%s' cannot derive "
+                 "any finite string",
+                 root_name);
   if (!s) s = pd__compact(&p, err);
   if (!s) s = pd__nullable(&p, err);
   pd__free(b->a, p.live);
@@ -270,8 +277,8 @@ static pd_status pd__prune_all(pd_pda_builder *b, const pd_vocab *vocab, uint32_
 
 static size_t pd__align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-static pd_status pd__pack(const pd_pda_builder *b, const pd_ir *w, uint32_t n_ir_rules,
-                          pd_pda *out, pd_error *err) {
+static pd_status pd__pack(const pd_pda_builder *b, const pd_ir *w, uint32_t n_ir_rules, pd_pda *out,
+                          pd_error *err) {
   pd_pda p = {0};
   p.n_rules = (uint32_t)b->rules.len;
   p.n_states = (uint32_t)b->states.len;
@@ -320,6 +327,7 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, pd_error *err) 
     }
     s = pd_pda_nfa_build(&nfa, w, body, err);
     if (!s) s = pd_pda_dfa_build(b, &nfa, r, err);
+    if (!s) s = pd_pda_minimize(b, r, err);
   }
   pd_pda_nfa_free(&nfa);
   return s;
@@ -339,8 +347,10 @@ pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, const pd_pda_limi
   pd_status s = pd__ir_copy(&w, ir, a) ? PD_OK : pd__nomem(err);
   if (!s) s = pd_pda_lower_repeats(&w, lim->max_repeat, err);
   if (!s && w.rules.len > lim->max_rules)
-    s = pd__fail(err, PD_ERR_LIMIT, "grammar has %zu rules (after lowering repetitions), more "
-                 "than max_rules (%u)", w.rules.len, lim->max_rules);
+    s = pd__fail(err, PD_ERR_LIMIT,
+                 "grammar has %zu rules (after lowering repetitions), more "
+                 "than max_rules (%u)",
+                 w.rules.len, lim->max_rules);
   if (!s && !pd_array_reserve(a, &b.rules, w.rules.len)) s = pd__nomem(err);
   if (!s) {
     b.rules.len = w.rules.len;
@@ -386,10 +396,14 @@ static void pd__printf(pd__text *t, const char *fmt, ...) {
 }
 
 static void pd__dump_edge(pd__text *t, const pd_pda *p, const pd_pda_edge *e) {
-  if (e->kind == PD_EDGE_BYTE && e->lo == e->hi) pd__printf(t, "    [%02X]", e->lo);
-  else if (e->kind == PD_EDGE_BYTE) pd__printf(t, "    [%02X-%02X]", e->lo, e->hi);
-  else if (e->kind == PD_EDGE_CALL) pd__printf(t, "    call %s", pd_pda_rule_name(p, e->arg));
-  else pd__printf(t, "    %s<[%u]>", e->neg ? "!" : "", e->arg);
+  if (e->kind == PD_EDGE_BYTE && e->lo == e->hi)
+    pd__printf(t, "    [%02X]", e->lo);
+  else if (e->kind == PD_EDGE_BYTE)
+    pd__printf(t, "    [%02X-%02X]", e->lo, e->hi);
+  else if (e->kind == PD_EDGE_CALL)
+    pd__printf(t, "    call %s", pd_pda_rule_name(p, e->arg));
+  else
+    pd__printf(t, "    %s<[%u]>", e->neg ? "!" : "", e->arg);
   pd__printf(t, " -> %u\n", e->to);
 }
 

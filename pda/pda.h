@@ -17,7 +17,8 @@
  *   byte edges of s:    sorted by lo, pairwise disjoint ([lo,hi] never overlap), so at
  *                       most one byte edge of a state matches a byte
  *   call edges of s:    sorted by callee, at most one per callee (the automaton of a
- *                       rule is deterministic: built by subset construction)
+ *                       rule is deterministic: built by subset construction, then
+ *                       minimized by merging equivalent states)
  *   token edges of s:   sorted by (id, negated), at most one per pair
  *
  * Edge meaning (the runtime is an Earley recognizer over these automata):

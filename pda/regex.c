@@ -39,6 +39,7 @@ typedef struct pd__rx {
   pd_status st;
   PD_ARRAY(uint32_t) pairs; /* the class being parsed */
   PD_ARRAY(uint32_t) norm;  /* its normalized form */
+  PD_ARRAY(uint32_t) chars; /* nodes that stand for exactly one character */
 } pd__rx;
 
 /* --------------------------------------------------------------- errors */
@@ -46,8 +47,10 @@ typedef struct pd__rx {
 static bool pd__err(pd__rx *rx, pd_status code, size_t at, const char *what) {
   if (rx->st == PD_OK) {
     rx->st = code;
-    if (code == PD_ERR_NOMEM) pd__nomem(rx->err);
-    else pd__fail_at(rx->err, code, rx->s, at, "regex: %s at offset %zu", what, at);
+    if (code == PD_ERR_NOMEM)
+      pd__nomem(rx->err);
+    else
+      pd__fail_at(rx->err, code, rx->s, at, "regex: %s at offset %zu", what, at);
   }
   return false;
 }
@@ -63,9 +66,7 @@ static bool pd__unsupported(pd__rx *rx, size_t at, const char *construct) {
 
 /* -------------------------------------------------- the four-part algebra */
 
-static pd__lang pd__void(void) {
-  return (pd__lang){{PD__VOID, PD__VOID, PD__VOID, PD__VOID}, 0};
-}
+static pd__lang pd__void(void) { return (pd__lang){{PD__VOID, PD__VOID, PD__VOID, PD__VOID}, 0}; }
 
 static pd__lang pd__plain(uint32_t node, bool nullable) {
   pd__lang l = pd__void();
@@ -119,8 +120,8 @@ static pd__lang pd__union(pd_ir *ir, pd__lang x, const pd__lang *y) {
 /* One piece of a concatenation: x's part i then y's part j. A `$` in x
  * (i & 1) leaves no room for characters of y, a `^` in y (j & 2) none for
  * characters of x: then that side may only contribute its empty string. */
-static void pd__concat_piece(pd_ir *ir, pd__lang *out, const pd__lang *x, int i,
-                             const pd__lang *y, int j) {
+static void pd__concat_piece(pd_ir *ir, pd__lang *out, const pd__lang *x, int i, const pd__lang *y,
+                             int j) {
   bool x_eps = x->nullable >> i & 1, y_eps = y->nullable >> j & 1;
   bool x_only_eps = (j & 2) != 0, y_only_eps = (i & 1) != 0;
   if ((x_only_eps && !x_eps) || (y_only_eps && !y_eps)) return;
@@ -148,11 +149,10 @@ static pd__lang pd__concat(pd_ir *ir, pd__lang x, pd__lang y) {
  * from iterations whose empty string carries flags allowed by mask. */
 static uint8_t pd__eps_closure(const pd__lang *l, int mask) {
   uint8_t set = 1; /* bit f: flags f reachable; zero iterations give 0 */
-  for (int round = 0; round < 2; round++)
-    for (int k = 0; k < 4; k++)
-      if ((l->nullable >> k & 1) && (k & ~mask) == 0)
-        for (int f = 0; f < 4; f++)
-          if (set >> f & 1) set |= (uint8_t)(1u << (f | k));
+  for (int k = 0; k < 4; k++) /* after step k: every OR of a subset of 0..k */
+    if ((l->nullable >> k & 1) && (k & ~mask) == 0)
+      for (int f = 0; f < 4; f++)
+        if (set >> f & 1) set |= (uint8_t)(1u << (f | k));
   return set;
 }
 
@@ -166,7 +166,8 @@ static pd__lang pd__star_anchored(pd_ir *ir, pd__lang l) {
                                        : pd__share(ir, pd_ir_repeat(ir, l.part[0], 0, PD_IR_INF));
   pd__lang core = l, pre_mid = pd__void(), mid_post;
   pd__lang middle = pd__plain(mid, true);
-  for (int a = 0; a < 2; a++) pd__add(ir, &pre_mid, a << 1, l.part[a << 1], l.nullable >> (a << 1) & 1);
+  for (int a = 0; a < 2; a++)
+    pd__add(ir, &pre_mid, a << 1, l.part[a << 1], l.nullable >> (a << 1) & 1);
   pre_mid = pd__concat(ir, pre_mid, middle);
   mid_post = pd__void();
   for (int b = 0; b < 2; b++) pd__add(ir, &mid_post, b, l.part[b], l.nullable >> b & 1);
@@ -192,8 +193,7 @@ static pd__lang pd__optional(pd_ir *ir, pd__lang l) {
 }
 
 /* l{min,max} when l holds an anchor: unrolled (bounds are small in practice). */
-static pd__lang pd__repeat_anchored(pd__rx *rx, pd__lang l, uint32_t min, uint32_t max,
-                                    size_t at) {
+static pd__lang pd__repeat_anchored(pd__rx *rx, pd__lang l, uint32_t min, uint32_t max, size_t at) {
   pd_ir *ir = rx->ir;
   uint32_t span = max == PD_IR_INF ? min : max;
   if (span > PD__MAX_UNROLL) {
@@ -220,7 +220,9 @@ static pd__lang pd__repeat(pd__rx *rx, pd__lang l, uint32_t min, uint32_t max, s
 /* ------------------------------------------------------- characters */
 
 static bool pd__at_end(const pd__rx *rx) { return rx->pos >= rx->len; }
-static int pd__peek(const pd__rx *rx) { return pd__at_end(rx) ? -1 : (unsigned char)rx->s[rx->pos]; }
+static int pd__peek(const pd__rx *rx) {
+  return pd__at_end(rx) ? -1 : (unsigned char)rx->s[rx->pos];
+}
 static int pd__peek_at(const pd__rx *rx, size_t k) {
   return rx->pos + k >= rx->len ? -1 : (unsigned char)rx->s[rx->pos + k];
 }
@@ -231,8 +233,11 @@ static bool pd__utf8(pd__rx *rx, uint32_t *cp) {
   const unsigned char *p = (const unsigned char *)rx->s + rx->pos;
   size_t left = rx->len - rx->pos;
   unsigned char b = p[0];
-  size_t n = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3
-           : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+  size_t n = b < 0x80                 ? 1
+             : b >= 0xC2 && b <= 0xDF ? 2
+             : b >= 0xE0 && b <= 0xEF ? 3
+             : b >= 0xF0 && b <= 0xF4 ? 4
+                                      : 0;
   if (n == 0 || n > left) return pd__err(rx, PD_ERR_SYNTAX, rx->pos, "invalid UTF-8");
   uint32_t c = n == 1 ? b : b & (0x7Fu >> n);
   for (size_t i = 1; i < n; i++) {
@@ -315,20 +320,29 @@ static bool pd__normalize(pd__rx *rx, bool negated) {
 }
 
 /* One character of the normalized class in rx->norm. */
+/* Notes node as one character (for pd__cut); sticky failure like the IR's. */
+static uint32_t pd__one_char(pd__rx *rx, uint32_t node) {
+  if (node != PD_IR_NONE && !pd_array_push(rx->ir->alloc, &rx->chars, node)) rx->ir->oom = true;
+  return node;
+}
+
 static pd__lang pd__class_node(pd__rx *rx) {
   size_t n = rx->norm.len / 2;
   if (n == 0) return pd__void();
   uint32_t node;
-  if (rx->target) node = rx->target->char_class(rx->ir, rx->norm.data, n, rx->target->ud);
-  else node = pd_ir_class(rx->ir, rx->norm.data, n, false);
-  return pd__plain(node, false);
+  if (rx->target)
+    node = rx->target->char_class(rx->ir, rx->norm.data, n, rx->target->ud);
+  else
+    node = pd_ir_class(rx->ir, rx->norm.data, n, false);
+  return pd__plain(pd__one_char(rx, node), false);
 }
 
 static pd__lang pd__char_node(pd__rx *rx, uint32_t c) {
   if (c >= 0xD800 && c <= 0xDFFF) return pd__void(); /* a lone surrogate is no UTF-8 text */
   if (rx->target) {
     uint32_t pair[2] = {c, c};
-    return pd__plain(rx->target->char_class(rx->ir, pair, 1, rx->target->ud), false);
+    return pd__plain(pd__one_char(rx, rx->target->char_class(rx->ir, pair, 1, rx->target->ud)),
+                     false);
   }
   unsigned char buf[4];
   return pd__plain(pd_ir_bytes(rx->ir, buf, pd__utf8_encode(c, buf)), false);
@@ -344,8 +358,8 @@ static bool pd__push_pair(pd__rx *rx, uint32_t lo, uint32_t hi) {
 /* The sets of \d \w \s and `.` (ECMA-262 22.2.2.9 / WhiteSpace, LineTerminator). */
 static const uint32_t pd__digit[] = {'0', '9'};
 static const uint32_t pd__word[] = {'0', '9', 'A', 'Z', '_', '_', 'a', 'z'};
-static const uint32_t pd__space[] = {0x09, 0x0D, 0x20, 0x20, 0xA0, 0xA0, 0x1680, 0x1680,
-                                     0x2000, 0x200A, 0x2028, 0x2029, 0x202F, 0x202F,
+static const uint32_t pd__space[] = {0x09,   0x0D,   0x20,   0x20,   0xA0,   0xA0,   0x1680,
+                                     0x1680, 0x2000, 0x200A, 0x2028, 0x2029, 0x202F, 0x202F,
                                      0x205F, 0x205F, 0x3000, 0x3000, 0xFEFF, 0xFEFF};
 static const uint32_t pd__line_term[] = {0x0A, 0x0A, 0x0D, 0x0D, 0x2028, 0x2029};
 
@@ -413,8 +427,10 @@ static bool pd__unicode_escape(pd__rx *rx, size_t at, uint32_t *cp) {
     size_t save = rx->pos;
     rx->pos += 2;
     long t = pd__hex_n(rx, 4);
-    if (t >= 0xDC00 && t <= 0xDFFF) *cp = 0x10000 + (((uint32_t)v - 0xD800) << 10) + (uint32_t)t - 0xDC00;
-    else rx->pos = save;
+    if (t >= 0xDC00 && t <= 0xDFFF)
+      *cp = 0x10000 + (((uint32_t)v - 0xD800) << 10) + (uint32_t)t - 0xDC00;
+    else
+      rx->pos = save;
   }
   return true;
 }
@@ -513,8 +529,13 @@ static bool pd__class_ranges(pd__rx *rx, size_t open) {
     }
     rx->pos++;
     if (!pd__class_atom(rx, &hi)) return false;
-    if (lo == UINT32_MAX || hi == UINT32_MAX)
-      return pd__err(rx, PD_ERR_SYNTAX, at, "class escape in a range");
+    if (lo == UINT32_MAX || hi == UINT32_MAX) {
+      /* Annex B: [\w-.] is \w, '-' and '.' (a SyntaxError with the u flag) */
+      if (lo != UINT32_MAX && !pd__push_pair(rx, lo, lo)) return false;
+      if (hi != UINT32_MAX && !pd__push_pair(rx, hi, hi)) return false;
+      if (!pd__push_pair(rx, '-', '-')) return false;
+      continue;
+    }
     if (lo > hi) return pd__err(rx, PD_ERR_SYNTAX, at, "range out of order");
     if (!pd__push_pair(rx, lo, hi)) return false;
   }
@@ -598,7 +619,8 @@ static bool pd__group_specifier(pd__rx *rx, size_t open) {
 static bool pd__group(pd__rx *rx, pd__lang *out) {
   size_t open = rx->pos++;
   if (!pd__group_specifier(rx, open)) return false;
-  if (++rx->depth > rx->max_depth) return pd__err(rx, PD_ERR_LIMIT, open, "groups nested too deeply");
+  if (++rx->depth > rx->max_depth)
+    return pd__err(rx, PD_ERR_LIMIT, open, "groups nested too deeply");
   if (!pd__disjunction(rx, out)) return false;
   rx->depth--;
   if (pd__peek(rx) != ')') return pd__err(rx, PD_ERR_SYNTAX, open, "unterminated group");
@@ -670,7 +692,9 @@ static bool pd__atom(pd__rx *rx, pd__lang *out) {
     case '\\': return pd__atom_escape(rx, out);
     case '[': return pd__class(rx, out);
     case '(': return pd__group(rx, out);
-    case '*': case '+': case '?': return pd__err(rx, PD_ERR_SYNTAX, rx->pos, "nothing to repeat");
+    case '*':
+    case '+':
+    case '?': return pd__err(rx, PD_ERR_SYNTAX, rx->pos, "nothing to repeat");
     case '{':
       if (pd__braced(rx, &lo, &hi)) return pd__err(rx, PD_ERR_SYNTAX, at, "nothing to repeat");
       break;
@@ -715,8 +739,9 @@ static bool pd__alternative(pd__rx *rx, pd__lang *out) {
     ok = pd__term(rx, &t);
     if (!ok) break;
     if (pd__anchored(&t)) {
-      pd__lang run = plain_void ? pd__void() : pd__plain(pd_ir_seq(rx->ir, plain.data, plain.len),
-                                                         plain_nullable);
+      pd__lang run = plain_void
+                         ? pd__void()
+                         : pd__plain(pd_ir_seq(rx->ir, plain.data, plain.len), plain_nullable);
       acc = pd__concat(rx->ir, pd__concat(rx->ir, acc, run), t);
       plain.len = 0;
       plain_void = false;
@@ -730,8 +755,8 @@ static bool pd__alternative(pd__rx *rx, pd__lang *out) {
     }
   }
   if (ok) {
-    pd__lang run = plain_void ? pd__void() : pd__plain(pd_ir_seq(rx->ir, plain.data, plain.len),
-                                                       plain_nullable);
+    pd__lang run = plain_void ? pd__void()
+                              : pd__plain(pd_ir_seq(rx->ir, plain.data, plain.len), plain_nullable);
     *out = pd__concat(rx->ir, acc, run);
   }
   pd_array_free(rx->ir->alloc, &plain);
@@ -783,18 +808,177 @@ static uint32_t pd__assemble(pd__rx *rx, const pd__lang *l, bool search) {
     uint32_t kids[3];
     size_t m = 0;
     if (search && !(k & 2)) kids[m++] = pd__any_star(rx);
-    kids[m++] = l->part[k];
+    /* in a rule of its own, so the automaton of the search is not the subset
+     * construction of any* x (exponential for x = a.{n}): Earley tracks the
+     * starts instead */
+    kids[m++] = search && k != 3 ? pd__share(ir, l->part[k]) : l->part[k];
     if (search && !(k & 1)) kids[m++] = pd__any_star(rx);
     alts[n++] = pd_ir_seq(ir, kids, m);
   }
   return n ? pd_ir_alt(ir, alts, n) : pd_ir_nothing(ir);
 }
 
-pd_status pd_regex_to_ir(pd_ir *ir, const char *pattern, size_t len,
-                         const pd_regex_target *target, bool search,
-                         const pd_grammar_options *opts, uint32_t *node, pd_error *err) {
+/* ------------------------------------------------ length intersection */
+
+/* Lengths in characters, saturating; hi = PD__LEN_INF when unbounded. */
+#define PD__LEN_INF UINT64_MAX
+typedef struct pd__span {
+  uint64_t lo, hi;
+  bool none; /* the language is empty */
+} pd__span;
+
+typedef struct pd__cutter {
+  pd_ir *ir;
+  const uint8_t *is_char; /* [ir->nodes.len]: node stands for one character */
+  size_t n_marked;
+  bool fail; /* a shape the cut cannot make exact */
+} pd__cutter;
+
+static uint64_t pd__sat_add(uint64_t a, uint64_t b) { return a > PD__LEN_INF - b ? PD__LEN_INF : a + b; }
+static uint64_t pd__sat_mul(uint64_t a, uint64_t b) {
+  if (a == 0 || b == 0) return 0;
+  return a > PD__LEN_INF / b ? PD__LEN_INF : a * b;
+}
+
+static bool pd__marked(const pd__cutter *c, uint32_t node) {
+  return node < c->n_marked && c->is_char[node];
+}
+
+static pd__span pd__span_of(pd__cutter *c, uint32_t node);
+
+static pd__span pd__span_list(pd__cutter *c, const pd_ir_node *n) {
+  bool seq = n->kind == PD_IR_SEQ;
+  pd__span s = seq ? (pd__span){0, 0, false} : (pd__span){PD__LEN_INF, 0, true};
+  for (uint32_t i = 0; i < n->n; i++) {
+    pd__span k = pd__span_of(c, c->ir->kids.data[n->off + i]);
+    if (seq && k.none) return k;
+    if (seq) s = (pd__span){pd__sat_add(s.lo, k.lo), pd__sat_add(s.hi, k.hi), false};
+    if (!seq && !k.none)
+      s = (pd__span){k.lo < s.lo ? k.lo : s.lo, k.hi > s.hi ? k.hi : s.hi, false};
+  }
+  return s;
+}
+
+static pd__span pd__span_of(pd__cutter *c, uint32_t node) {
+  if (pd__marked(c, node)) return (pd__span){1, 1, false};
+  const pd_ir_node *n = pd_ir_at(c->ir, node);
+  uint64_t k = 0;
+  switch ((pd_ir_kind)n->kind) {
+    case PD_IR_EMPTY: return (pd__span){0, 0, false};
+    case PD_IR_NOTHING: return (pd__span){0, 0, true};
+    case PD_IR_CLASS: return (pd__span){1, 1, false};
+    case PD_IR_BYTES: /* raw UTF-8: count the lead bytes */
+      for (uint32_t i = 0; i < n->n; i++) k += (c->ir->bytes.data[n->off + i] & 0xC0) != 0x80;
+      return (pd__span){k, k, false};
+    case PD_IR_REF: return pd__span_of(c, c->ir->rules.data[n->a].body);
+    case PD_IR_SEQ:
+    case PD_IR_ALT: return pd__span_list(c, n);
+    case PD_IR_REPEAT: {
+      pd__span b = pd__span_of(c, n->a);
+      if (b.none) return n->off == 0 ? (pd__span){0, 0, false} : b;
+      uint64_t hi = n->n == PD_IR_INF ? (b.hi ? PD__LEN_INF : 0) : pd__sat_mul(b.hi, n->n);
+      return (pd__span){pd__sat_mul(b.lo, n->off), hi, false};
+    }
+    case PD_IR_TOKEN: break;
+  }
+  return (pd__span){0, PD__LEN_INF, false};
+}
+
+static uint32_t pd__cut(pd__cutter *c, uint32_t node, uint64_t min, uint64_t max);
+
+/* A sequence whose parts have fixed lengths but one: that one takes the rest. */
+static uint32_t pd__cut_seq(pd__cutter *c, const pd_ir_node *n, uint64_t min, uint64_t max) {
+  uint64_t fixed = 0;
+  uint32_t var = UINT32_MAX, off = n->off, count = n->n;
+  for (uint32_t i = 0; i < count; i++) {
+    pd__span k = pd__span_of(c, c->ir->kids.data[off + i]);
+    if (k.lo != k.hi && var != UINT32_MAX) c->fail = true;
+    if (k.lo != k.hi) var = i;
+    else fixed = pd__sat_add(fixed, k.lo);
+  }
+  if (var == UINT32_MAX) c->fail = true; /* unreachable: a fixed length fits or not */
+  if (c->fail) return PD_IR_NONE;
+  uint32_t cut = pd__cut(c, c->ir->kids.data[off + var], min > fixed ? min - fixed : 0,
+                         max == PD__LEN_INF ? max : max - fixed);
+  uint32_t *kids = pd__malloc(c->ir->alloc, count * sizeof *kids);
+  if (!kids) {
+    c->ir->oom = true;
+    return PD_IR_NONE;
+  }
+  memcpy(kids, c->ir->kids.data + off, count * sizeof *kids);
+  kids[var] = cut;
+  uint32_t out = pd_ir_seq(c->ir, kids, count);
+  pd__free(c->ir->alloc, kids);
+  return out;
+}
+
+/* x{a,b} with x of fixed length l > 0: the counts whose length fits. */
+static uint32_t pd__cut_repeat(pd__cutter *c, const pd_ir_node *n, uint64_t min, uint64_t max) {
+  pd__span b = pd__span_of(c, n->a);
+  if (b.none || b.lo != b.hi || b.lo == 0) {
+    c->fail = true;
+    return PD_IR_NONE;
+  }
+  uint64_t lo = (min + b.lo - 1) / b.lo, hi = max == PD__LEN_INF ? max : max / b.lo;
+  if (lo < n->off) lo = n->off;
+  if (n->n != PD_IR_INF && hi > n->n) hi = n->n;
+  if (lo > hi) return pd_ir_nothing(c->ir);
+  if (lo >= PD_IR_INF || (hi != PD__LEN_INF && hi >= PD_IR_INF)) {
+    c->fail = true;
+    return PD_IR_NONE;
+  }
+  return pd_ir_repeat(c->ir, n->a, (uint32_t)lo, hi == PD__LEN_INF ? PD_IR_INF : (uint32_t)hi);
+}
+
+/* node restricted to the strings of min..max characters, or PD_IR_NONE with
+ * c->fail when its shape allows no exact cut. */
+static uint32_t pd__cut(pd__cutter *c, uint32_t node, uint64_t min, uint64_t max) {
+  pd__span s = pd__span_of(c, node);
+  if (s.none || (s.lo >= min && s.hi <= max)) return node;
+  if (s.hi < min || s.lo > max) return pd_ir_nothing(c->ir);
+  const pd_ir_node *n = pd_ir_at(c->ir, node);
+  if (pd__marked(c, node)) n = NULL;
+  if (n && n->kind == PD_IR_REF) return pd__cut(c, c->ir->rules.data[n->a].body, min, max);
+  if (n && n->kind == PD_IR_SEQ) return pd__cut_seq(c, n, min, max);
+  if (n && n->kind == PD_IR_REPEAT) return pd__cut_repeat(c, n, min, max);
+  if (n && n->kind == PD_IR_ALT) {
+    uint32_t out = PD_IR_NONE, off = n->off, count = n->n;
+    for (uint32_t i = 0; i < count && !c->fail; i++) {
+      uint32_t k = pd__cut(c, c->ir->kids.data[off + i], min, max);
+      if (k != PD_IR_NONE && pd_ir_at(c->ir, k)->kind == PD_IR_NOTHING) continue;
+      out = out == PD_IR_NONE ? k : pd_ir_alt2(c->ir, out, k);
+    }
+    return out == PD_IR_NONE && !c->fail ? pd_ir_nothing(c->ir) : out;
+  }
+  c->fail = true;
+  return PD_IR_NONE;
+}
+
+/* Restricts *node to min..max characters (see pd_regex_to_ir_len). */
+static void pd__cut_length(pd__rx *rx, uint32_t *node, uint32_t min, uint32_t max) {
+  pd_ir *ir = rx->ir;
+  if ((min == 0 && max == PD_IR_INF) || ir->oom) return;
+  pd__cutter c = {ir, NULL, ir->nodes.len, false};
+  uint8_t *marks = pd__calloc(ir->alloc, c.n_marked ? c.n_marked : 1, 1);
+  if (!marks) {
+    pd__err(rx, PD_ERR_NOMEM, 0, "out of memory");
+    return;
+  }
+  for (size_t i = 0; i < rx->chars.len; i++) marks[rx->chars.data[i]] = 1;
+  c.is_char = marks;
+  uint32_t cut = pd__cut(&c, *node, min, max == PD_IR_INF ? PD__LEN_INF : max);
+  pd__free(ir->alloc, marks);
+  if (c.fail) pd__unsupported(rx, 0, "a length bound on this pattern's shape");
+  else *node = cut;
+}
+
+pd_status pd_regex_to_ir_len(pd_ir *ir, const char *pattern, size_t len,
+                             const pd_regex_target *target, bool search, uint32_t min_len,
+                             uint32_t max_len, const pd_grammar_options *opts, uint32_t *node,
+                             pd_error *err) {
   if (!ir || !node || (!pattern && len)) return pd__fail(err, PD_ERR_ARG, "regex: NULL argument");
-  if (target && !target->char_class) return pd__fail(err, PD_ERR_ARG, "regex: target without char_class");
+  if (target && !target->char_class)
+    return pd__fail(err, PD_ERR_ARG, "regex: target without char_class");
   pd__rx rx = {.ir = ir, .s = pattern ? pattern : "", .len = len, .target = target, .err = err};
   rx.max_repeat = opts && opts->max_repeat ? opts->max_repeat : 100000;
   rx.max_depth = opts && opts->max_depth ? opts->max_depth : 256;
@@ -802,12 +986,20 @@ pd_status pd_regex_to_ir(pd_ir *ir, const char *pattern, size_t len,
   if (pd__disjunction(&rx, &l) && !pd__at_end(&rx))
     pd__err(&rx, PD_ERR_SYNTAX, rx.pos, "unmatched )");
   uint32_t result = rx.st == PD_OK ? pd__assemble(&rx, &l, search) : PD_IR_NONE;
+  if (rx.st == PD_OK && result != PD_IR_NONE) pd__cut_length(&rx, &result, min_len, max_len);
   pd_array_free(ir->alloc, &rx.pairs);
   pd_array_free(ir->alloc, &rx.norm);
+  pd_array_free(ir->alloc, &rx.chars);
   if (rx.st == PD_OK && (ir->oom || result == PD_IR_NONE)) rx.st = pd__nomem(err);
   if (rx.st == PD_ERR_NOMEM) ir->oom = true;
   if (rx.st == PD_OK) *node = result;
   return rx.st;
+}
+
+pd_status pd_regex_to_ir(pd_ir *ir, const char *pattern, size_t len, const pd_regex_target *target,
+                         bool search, const pd_grammar_options *opts, uint32_t *node,
+                         pd_error *err) {
+  return pd_regex_to_ir_len(ir, pattern, len, target, search, 0, PD_IR_INF, opts, node, err);
 }
 
 /* ------------------------------------------------- the `regex` constraint */
@@ -821,6 +1013,8 @@ pd_status pd_grammar_compile_regex(const char *pattern, size_t len, pd_vocab *vo
   pd_ir_init(&ir, opts && opts->allocator ? opts->allocator : vocab ? vocab->alloc : NULL);
   uint32_t node = PD_IR_NONE;
   pd_status st = pd_regex_to_ir(&ir, pattern, len, NULL, false, opts, &node, err);
+  if (st == PD_OK && pd_ir_at(&ir, node)->kind == PD_IR_NOTHING)
+    st = pd__fail(err, PD_ERR_SEMANTIC, "regex: the pattern matches no string");
   if (st == PD_OK) {
     uint32_t root = pd_ir_rule_named(&ir, "root", 4);
     pd_ir_rule_define(&ir, root, node);

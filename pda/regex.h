@@ -10,7 +10,8 @@
  *
  * Accepted syntax (ECMA-262 with the `u` flag, plus the Annex B leniencies that
  * real schemas rely on: a `{` that is not a quantifier and a lone `]` or `}`
- * are literals; any ASCII punctuation may be escaped):
+ * are literals; any ASCII punctuation may be escaped; a class escape at a
+ * range's end makes `-` a literal, [\w-.] = \w, '-' and '.'):
  *   alternation, groups ( (...) (?:...) (?<name>...) ), classes with ranges,
  *   negation and escapes, `.`, \d \D \w \W \s \S, \xHH \uXXXX \u{X..} (two \u
  *   escapes forming a surrogate pair are one code point), \cX, \0, \f\n\r\t\v,
@@ -49,8 +50,22 @@ typedef struct pd_regex_target {
  * may precede and follow the match. opts may be NULL (defaults). On an error
  * nodes may have been added to ir but *node is left unchanged; on
  * PD_ERR_NOMEM ir->oom is set. */
-pd_status pd_regex_to_ir(pd_ir *ir, const char *pattern, size_t len,
-                         const pd_regex_target *target, bool search,
-                         const pd_grammar_options *opts, uint32_t *node, pd_error *err);
+pd_status pd_regex_to_ir(pd_ir *ir, const char *pattern, size_t len, const pd_regex_target *target,
+                         bool search, const pd_grammar_options *opts, uint32_t *node,
+                         pd_error *err);
+
+/* The same, restricted to the strings of min_len..max_len characters (code
+ * points, as JSON Schema's minLength/maxLength count them; max_len PD_IR_INF
+ * = no bound), exactly. The cut is made on the pattern's structure:
+ * alternatives are cut one by one, a part whose length already fits is kept,
+ * one that cannot fit is dropped, a sequence whose parts have fixed lengths
+ * but one cuts that one, and x{a,b} with x of fixed length narrows its
+ * counts; any other shape (e.g. an unanchored search around a pattern whose
+ * length varies) is PD_ERR_UNSUPPORTED, offset 0, and the caller refuses the
+ * length keyword. */
+pd_status pd_regex_to_ir_len(pd_ir *ir, const char *pattern, size_t len,
+                             const pd_regex_target *target, bool search, uint32_t min_len,
+                             uint32_t max_len, const pd_grammar_options *opts, uint32_t *node,
+                             pd_error *err);
 
 #endif

@@ -56,10 +56,10 @@ static const pd__kw pd__keywords[] = {
     {"minItems", PD_SC_ARR, PD__KW_ENFORCED},
     {"maxItems", PD_SC_ARR, PD__KW_ENFORCED},
     {"uniqueItems", PD_SC_ARR, PD__KW_ENFORCED},
-    {"contains", PD_SC_ARR, PD__KW_REFUSED},
-    {"minContains", PD_SC_ARR, PD__KW_REFUSED},
-    {"maxContains", PD_SC_ARR, PD__KW_REFUSED},
-    {"unevaluatedItems", PD_SC_ARR, PD__KW_REFUSED},
+    {"contains", PD_SC_ARR, PD__KW_ENFORCED},
+    {"minContains", PD_SC_ARR, PD__KW_ENFORCED},
+    {"maxContains", PD_SC_ARR, PD__KW_ENFORCED}, /* refused by the array builder */
+    {"unevaluatedItems", PD_SC_ARR, PD__KW_ENFORCED},
     {"properties", PD_SC_OBJ, PD__KW_ENFORCED},
     {"required", PD_SC_OBJ, PD__KW_ENFORCED},
     {"additionalProperties", PD_SC_OBJ, PD__KW_ENFORCED},
@@ -69,8 +69,8 @@ static const pd__kw pd__keywords[] = {
     {"propertyNames", PD_SC_OBJ, PD__KW_ENFORCED},
     {"dependentRequired", PD_SC_OBJ, PD__KW_ENFORCED},
     {"dependentSchemas", PD_SC_OBJ, PD__KW_REFUSED},
-    {"dependencies", PD_SC_OBJ, PD__KW_ENFORCED},
-    {"unevaluatedProperties", PD_SC_OBJ, PD__KW_REFUSED},
+    {"dependencies", PD_SC_OBJ, PD__KW_ENFORCED}, /* array form; schema form refused */
+    {"unevaluatedProperties", PD_SC_OBJ, PD__KW_ENFORCED},
     {"$dynamicRef", PD_SC_ALL, PD__KW_REFUSED},
     {"$recursiveRef", PD_SC_ALL, PD__KW_REFUSED},
 };
@@ -111,12 +111,14 @@ pd_status pd_sc_unsupported(pd_sc *sc, uint32_t at, const char *kw, const char *
                       kw, why);
   size_t need = strlen(kw) + strlen(ptr) + 6;
   if (!pd_array_reserve(sc->ir.alloc, &sc->relaxed, need)) return pd__nomem(sc->err);
-  sc->relaxed.len += (size_t)snprintf(sc->relaxed.data + sc->relaxed.len, need, "%s at %s\n", kw,
-                                      ptr);
+  sc->relaxed.len +=
+      (size_t)snprintf(sc->relaxed.data + sc->relaxed.len, need, "%s at %s\n", kw, ptr);
   return PD_OK;
 }
 
-pd_status pd_sc_ir_status(pd_sc *sc) { return sc->ir.oom ? pd__nomem(sc->err) : PD_OK; }
+pd_status pd_sc_ir_status(pd_sc *sc) {
+  return sc->ir.oom ? pd__nomem(sc->err) : PD_OK;
+}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -132,7 +134,8 @@ bool pd_sc_uint(const pd_sc *sc, uint32_t node, uint32_t *out) {
   pd_json_number(&sc->doc, node, buf, &d);
   if (d.neg || !pd_json_dec_is_int(&d) || d.exp > 10) return false;
   uint64_t v = 0;
-  for (int64_t k = 0; k < d.exp; k++) v = v * 10 + ((size_t)k < d.n ? (uint64_t)(d.digits[k] - '0') : 0);
+  for (int64_t k = 0; k < d.exp; k++)
+    v = v * 10 + ((size_t)k < d.n ? (uint64_t)(d.digits[k] - '0') : 0);
   if (v >= UINT32_MAX) return false;
   *out = (uint32_t)v;
   return true;
@@ -145,10 +148,14 @@ pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_
     uint32_t v = pd_sc_kw(sc, c, i, kw), x;
     if (v == PD_JSON_NONE) continue;
     if (!pd_sc_uint(sc, v, &x)) {
-      if (pd_json_at(&sc->doc, v)->kind != PD_JSON_NUMBER)
+      const pd_json_node *n = pd_json_at(&sc->doc, v);
+      char first = n->kind == PD_JSON_NUMBER ? pd_json_str(&sc->doc, v)[0] : '-';
+      bool integral = n->kind == PD_JSON_NUMBER && !strchr(pd_json_str(&sc->doc, v), '.') &&
+                      !strpbrk(pd_json_str(&sc->doc, v), "eE");
+      if (first == '-' || !integral)
         return pd_sc_fail(sc, PD_ERR_SEMANTIC, v, "'%s' must be a non-negative integer", kw);
       if (!want_max) return pd_sc_unsupported(sc, v, kw, "bound too large");
-      continue; /* a huge maximum does not constrain */
+      continue; /* a maximum beyond 2^32 does not constrain a generated value */
     }
     if (want_max ? x < *out : x > *out) *out = x;
   }
@@ -156,8 +163,8 @@ pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_
 }
 
 static uint32_t pd__type_bit(const pd_sc *sc, uint32_t name) {
-  static const char *const names[] = {"null", "boolean", "integer", "number", "string", "array",
-                                      "object"};
+  static const char *const names[] = {"null",   "boolean", "integer", "number",
+                                      "string", "array",   "object"};
   static const uint32_t bits[] = {PD_SC_NULL, PD_SC_BOOL, PD_SC_INT, PD_SC_NUM,
                                   PD_SC_STR,  PD_SC_ARR,  PD_SC_OBJ};
   for (int k = 0; k < 7; k++)
@@ -185,22 +192,115 @@ static pd_status pd__type_mask(pd_sc *sc, uint32_t t, uint32_t *mask) {
 }
 
 /* The type of a JSON value as a mask bit. */
-static uint32_t pd__value_type(const pd_sc *sc, uint32_t v) {
+static uint32_t pd__value_type(pd_sc *sc, uint32_t v) {
   const pd_json_node *n = pd_json_at(&sc->doc, v);
   switch ((pd_json_kind)n->kind) {
-    case PD_JSON_NULL: return PD_SC_NULL;
+    case PD_JSON_NULL:
+      return PD_SC_NULL;
     case PD_JSON_FALSE:
-    case PD_JSON_TRUE: return PD_SC_BOOL;
-    case PD_JSON_STRING: return PD_SC_STR;
-    case PD_JSON_ARRAY: return PD_SC_ARR;
-    case PD_JSON_OBJECT: return PD_SC_OBJ;
-    case PD_JSON_NUMBER: break;
+    case PD_JSON_TRUE:
+      return PD_SC_BOOL;
+    case PD_JSON_STRING:
+      return PD_SC_STR;
+    case PD_JSON_ARRAY:
+      return PD_SC_ARR;
+    case PD_JSON_OBJECT:
+      return PD_SC_OBJ;
+    case PD_JSON_NUMBER:
+      break;
   }
-  char stack[64];
-  if (n->n >= sizeof stack) return PD_SC_NUM; /* callers treat both bits alike for literals */
+  /* integral iff no fraction digit is nonzero beyond what the exponent shifts:
+   * decided on the decimal form, so any length works without a buffer */
+  const char *t = pd_json_str(&sc->doc, v);
+  size_t len = n->n, i = 0, frac_end = 0;
+  int64_t frac_digits = 0, exp = 0;
+  while (i < len && t[i] != '.' && t[i] != 'e' && t[i] != 'E') i++;
+  if (i < len && t[i] == '.') {
+    size_t start = ++i;
+    while (i < len && t[i] >= '0' && t[i] <= '9') i++;
+    frac_end = i;
+    while (frac_end > start && t[frac_end - 1] == '0') frac_end--;
+    frac_digits = (int64_t)(frac_end - start);
+  }
+  if (i < len && (t[i] == 'e' || t[i] == 'E')) {
+    bool neg = t[++i] == '-';
+    if (t[i] == '-' || t[i] == '+') i++;
+    for (; i < len && exp < ((int64_t)1 << 40); i++) exp = exp * 10 + (t[i] - '0');
+    if (neg) exp = -exp;
+  }
+  if (frac_digits <= exp) return PD_SC_INT;
+  if (frac_digits > 0) return PD_SC_FRAC; /* its last nonzero digit stays below the point */
+  /* no fraction, negative exponent ("100e-2"): integral iff enough trailing zeros */
   pd_json_dec d;
-  pd_json_number(&sc->doc, v, stack, &d);
-  return pd_json_dec_is_int(&d) ? PD_SC_INT : PD_SC_FRAC;
+  char *buf = pd__malloc(sc->ir.alloc, len + 1);
+  if (!buf) {
+    sc->ir.oom = true; /* surfaces as PD_ERR_NOMEM at the next status check */
+    return PD_SC_FRAC;
+  }
+  pd_json_number(&sc->doc, v, buf, &d);
+  uint32_t r = pd_json_dec_is_int(&d) ? PD_SC_INT : PD_SC_FRAC;
+  pd__free(sc->ir.alloc, buf);
+  return r;
+}
+
+/* ------------------------------------------------------------ annotations */
+
+static bool pd__in_conj(const pd_sc *sc, const pd_sc_conj *c, uint32_t node) {
+  for (size_t i = 0; i < c->n; i++)
+    if (pd_sc_member(sc, c, i) == node) return true;
+  return false;
+}
+
+typedef PD_ARRAY(uint32_t) pd__u32s;
+
+static bool pd__reach_add(pd_sc *sc, pd__u32s *r, uint32_t node) {
+  if (node == PD_JSON_NONE) return true;
+  for (size_t i = 0; i < r->len; i++)
+    if (r->data[i] == node) return true;
+  return pd_array_push(sc->ir.alloc, r, node);
+}
+
+/* Adds the elements of array kw of s (only those in the conj when in_conj). */
+static bool pd__reach_list(pd_sc *sc, const pd_sc_conj *c, pd__u32s *r, uint32_t s, const char *kw,
+                           bool in_conj) {
+  uint32_t a = pd_json_get(&sc->doc, s, kw);
+  if (a == PD_JSON_NONE || pd_json_at(&sc->doc, a)->kind != PD_JSON_ARRAY) return true;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, a); i++) {
+    uint32_t e = pd_json_elem(&sc->doc, a, i);
+    if ((!in_conj || pd__in_conj(sc, c, e)) && !pd__reach_add(sc, r, e)) return false;
+  }
+  return true;
+}
+
+uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n) {
+  pd__u32s r = {0};
+  bool ok = pd__reach_add(sc, &r, m);
+  for (size_t i = 0; ok && i < r.len; i++) {
+    uint32_t s = r.data[i], ref, t;
+    if (pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) continue;
+    ok = pd__reach_list(sc, c, &r, s, "allOf", false) &&
+         pd__reach_list(sc, c, &r, s, "anyOf", true) && pd__reach_list(sc, c, &r, s, "oneOf", true);
+    for (int k = 0; k < 2 && ok; k++) {
+      uint32_t b = pd_json_get(&sc->doc, s, k ? "else" : "then");
+      if (b != PD_JSON_NONE && pd__in_conj(sc, c, b)) ok = pd__reach_add(sc, &r, b);
+    }
+    if (ok && (ref = pd_json_get(&sc->doc, s, "$ref")) != PD_JSON_NONE) {
+      pd_error *saved = sc->err;
+      sc->err = NULL;
+      bool lenient = sc->opts.lenient;
+      sc->opts.lenient = false; /* resolving again must not note anything twice */
+      if (pd_sc_ref_resolve(sc, s, ref, &t) == PD_OK) ok = pd__reach_add(sc, &r, t);
+      sc->opts.lenient = lenient;
+      sc->err = saved;
+    }
+  }
+  if (!ok) {
+    pd_array_free(sc->ir.alloc, &r);
+    return NULL;
+  }
+  *n = r.len;
+  if (!r.data) r.data = pd__malloc(sc->ir.alloc, sizeof(uint32_t));
+  return r.data;
 }
 
 /* ------------------------------------------------------------ the pool */
@@ -243,6 +343,21 @@ static pd_status pd__add_all_of(pd_sc *sc, size_t off, uint32_t a) {
   return PD_OK;
 }
 
+/* X when s has "not": {"not": X} and nothing else asserted in the outer
+ * "not" (double negation), else NONE. */
+static uint32_t pd__double_negation(const pd_sc *sc, uint32_t s) {
+  uint32_t n = pd_json_get(&sc->doc, s, "not");
+  if (n == PD_JSON_NONE || pd_json_at(&sc->doc, n)->kind != PD_JSON_OBJECT) return PD_JSON_NONE;
+  uint32_t inner = pd_json_get(&sc->doc, n, "not");
+  if (inner == PD_JSON_NONE) return PD_JSON_NONE;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, n); i++) {
+    const char *k = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, n, i));
+    const pd__kw *kw = pd__kw_find(k);
+    if (kw && kw->how != PD__KW_ANNOTATION && strcmp(k, "not") != 0) return PD_JSON_NONE;
+  }
+  return inner;
+}
+
 /* Copies conj [off, off+n) to the pool top, following $ref and allOf, dropping
  * `true`. *is_false is set when a member is `false`. */
 static pd_status pd__flatten(pd_sc *sc, size_t off, size_t n, size_t *out_off, bool *is_false) {
@@ -269,6 +384,8 @@ static pd_status pd__flatten(pd_sc *sc, size_t off, size_t n, size_t *out_off, b
     if ((all = pd_json_get(&sc->doc, s, "allOf")) != PD_JSON_NONE &&
         (st = pd__add_all_of(sc, base, all)))
       return st;
+    uint32_t inner = pd__double_negation(sc, s);
+    if (inner != PD_JSON_NONE && (st = pd__add(sc, base, PD_SC_ENTRY(inner, 0)))) return st;
   }
   /* keep only object members: booleans are decided above */
   size_t w = base;
@@ -297,7 +414,7 @@ static uint32_t pd__memo_find(pd_sc *sc, const uint32_t *e, size_t n, uint32_t t
   for (size_t i = 0; i < sc->memo.len; i++) {
     const pd_sc_memo *m = &sc->memo.data[i];
     if (m->hash == h && m->n == n && m->types == types && m->depth == depth &&
-        memcmp(sc->memo_keys.data + m->off, e, n * sizeof *e) == 0)
+        (n == 0 || memcmp(sc->memo_keys.data + m->off, e, n * sizeof *e) == 0))
       return m->rule;
   }
   return PD_IR_NONE;
@@ -309,7 +426,7 @@ static pd_status pd__memo_add(pd_sc *sc, size_t off, size_t n, uint32_t types, u
       !pd_array_reserve(sc->ir.alloc, &sc->memo, 1))
     return pd__nomem(sc->err);
   pd_sc_memo m = {h, (uint32_t)sc->memo_keys.len, (uint32_t)n, types, depth, rule};
-  memcpy(sc->memo_keys.data + sc->memo_keys.len, sc->pool.data + off, n * sizeof(uint32_t));
+  if (n) memcpy(sc->memo_keys.data + sc->memo_keys.len, sc->pool.data + off, n * sizeof(uint32_t));
   sc->memo_keys.len += n;
   sc->memo.data[sc->memo.len++] = m;
   return PD_OK;
@@ -321,8 +438,8 @@ static pd_status pd__build(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint3
 
 /* Compiles conj c plus schema extra (with member i's flags raised by flag),
  * restricted to types. */
-static pd_status pd__branch(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t flag,
-                            uint32_t extra, uint32_t types, uint32_t depth, uint32_t *node) {
+static pd_status pd__branch(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t flag, uint32_t extra,
+                            uint32_t types, uint32_t depth, uint32_t *node) {
   size_t off = sc->pool.len;
   pd_status st;
   for (size_t k = 0; k < c->n; k++)
@@ -337,8 +454,8 @@ static pd_status pd__union(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t ar
   uint32_t acc = pd_ir_nothing(&sc->ir);
   for (uint32_t b = 0; b < pd_json_len(&sc->doc, arr); b++) {
     uint32_t one;
-    pd_status st = pd__branch(sc, c, i, flag, pd_json_elem(&sc->doc, arr, b), c->types, depth,
-                              &one);
+    pd_status st =
+        pd__branch(sc, c, i, flag, pd_json_elem(&sc->doc, arr, b), c->types, depth, &one);
     if (st) return st;
     acc = b == 0 ? one : pd_ir_alt2(&sc->ir, acc, one);
   }
@@ -430,29 +547,90 @@ static bool pd__discriminated(pd_sc *sc, uint32_t a, uint32_t b) {
     if ((vb = pd_json_get(&sc->doc, pb, pd_json_str(&sc->doc, key))) == PD_JSON_NONE) continue;
     if (pd_json_at(&sc->doc, key)->n != strlen(pd_json_str(&sc->doc, key))) continue;
     bool sa, sb;
-    if ((xa = pd__values(sc, va, &sa)) == PD_JSON_NONE || (xb = pd__values(sc, vb, &sb)) == PD_JSON_NONE)
+    if ((xa = pd__values(sc, va, &sa)) == PD_JSON_NONE ||
+        (xb = pd__values(sc, vb, &sb)) == PD_JSON_NONE)
       continue;
     if (pd__values_disjoint(sc, xa, sa, xb, sb)) return true;
   }
   return false;
 }
 
-/* No instance of the allowed types satisfies both branch schemas a and b. */
-static bool pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types) {
-  uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
-  if (!common) return true;
+/* Object schema a rules key out: properties[key] is false, or a is closed
+ * (additionalProperties false, no patternProperties) without declaring key. */
+static bool pd__forbids(pd_sc *sc, uint32_t a, uint32_t key) {
+  uint32_t props = pd_json_get(&sc->doc, a, "properties"), v = PD_JSON_NONE;
+  if (props != PD_JSON_NONE && pd_json_at(&sc->doc, props)->kind == PD_JSON_OBJECT)
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, props); i++)
+      if (pd_json_equal(&sc->doc, pd_json_mkey(&sc->doc, props, i), key))
+        v = pd_json_mval(&sc->doc, props, i);
+  if (v != PD_JSON_NONE) return pd_json_at(&sc->doc, v)->kind == PD_JSON_FALSE;
+  uint32_t add = pd_json_get(&sc->doc, a, "additionalProperties");
+  return add != PD_JSON_NONE && pd_json_at(&sc->doc, add)->kind == PD_JSON_FALSE &&
+         pd_json_get(&sc->doc, a, "patternProperties") == PD_JSON_NONE;
+}
+
+/* Some key b requires is one a forbids. */
+static bool pd__required_forbidden(pd_sc *sc, uint32_t a, uint32_t b) {
+  uint32_t r = pd_json_get(&sc->doc, b, "required");
+  if (r == PD_JSON_NONE || pd_json_at(&sc->doc, r)->kind != PD_JSON_ARRAY) return false;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, r); i++)
+    if (pd_json_at(&sc->doc, pd_json_elem(&sc->doc, r, i))->kind == PD_JSON_STRING &&
+        pd__forbids(sc, a, pd_json_elem(&sc->doc, r, i)))
+      return true;
+  return false;
+}
+
+/* The schema objects a schema implies (itself, its $ref target and allOf
+ * members, transitively): it accepts no more than any of them. */
+static size_t pd__conjuncts(pd_sc *sc, uint32_t s, uint32_t *out, size_t n, size_t cap) {
+  if (n >= cap || pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) return n;
+  for (size_t i = 0; i < n; i++)
+    if (out[i] == s) return n;
+  out[n++] = s;
+  uint32_t ref = pd_json_get(&sc->doc, s, "$ref"), all = pd_json_get(&sc->doc, s, "allOf"), t;
+  if (ref != PD_JSON_NONE) {
+    pd_error *saved = sc->err;
+    bool lenient = sc->opts.lenient;
+    sc->err = NULL;
+    sc->opts.lenient = false;
+    if (pd_sc_ref_resolve(sc, s, ref, &t) == PD_OK) n = pd__conjuncts(sc, t, out, n, cap);
+    sc->opts.lenient = lenient;
+    sc->err = saved;
+  }
+  if (all != PD_JSON_NONE && pd_json_at(&sc->doc, all)->kind == PD_JSON_ARRAY)
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, all); i++)
+      n = pd__conjuncts(sc, pd_json_elem(&sc->doc, all, i), out, n, cap);
+  return n;
+}
+
+/* Two schema objects share no instance of the types in common. */
+static bool pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t common) {
   bool sa, sb;
   uint32_t xa = pd__values(sc, a, &sa), xb = pd__values(sc, b, &sb);
   if (xa != PD_JSON_NONE && xb != PD_JSON_NONE && pd__values_disjoint(sc, xa, sa, xb, sb))
     return true;
-  return common == PD_SC_OBJ && pd_json_at(&sc->doc, a)->kind == PD_JSON_OBJECT &&
-         pd_json_at(&sc->doc, b)->kind == PD_JSON_OBJECT && pd__discriminated(sc, a, b);
+  return common == PD_SC_OBJ && (pd__discriminated(sc, a, b) || pd__required_forbidden(sc, a, b) ||
+                                 pd__required_forbidden(sc, b, a));
+}
+
+/* No instance of the allowed types satisfies both branch schemas a and b
+ * (sound tests only: types, const/enum values, discriminating properties, a
+ * required key the other forbids; each on any pair of implied schemas). */
+static bool pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types) {
+  uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
+  if (!common) return true;
+  uint32_t ca[16], cb[16];
+  size_t na = pd__conjuncts(sc, a, ca, 0, 16), nb = pd__conjuncts(sc, b, cb, 0, 16);
+  for (size_t i = 0; i < na; i++)
+    for (size_t j = 0; j < nb; j++)
+      if (pd__basic_disjoint(sc, ca[i], cb[j], common)) return true;
+  return false;
 }
 
 /* oneOf is anyOf when its branches are pairwise disjoint; proving that is
  * required, never assumed. */
-static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr,
-                            uint32_t depth, uint32_t *node) {
+static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t depth,
+                            uint32_t *node) {
   uint32_t n = pd_json_len(&sc->doc, arr);
   for (uint32_t a = 0; a < n; a++)
     for (uint32_t b = a + 1; b < n; b++)
@@ -550,8 +728,10 @@ static pd_status pd__narrow_types(pd_sc *sc, pd_sc_conj *c) {
       if ((st = pd__type_mask(sc, t, &mask))) return st;
       c->types &= mask;
     }
-    if (n == PD_JSON_NONE) continue;
-    if (pd__type_only(sc, n, &mask)) c->types &= ~mask;
+    if (n == PD_JSON_NONE || pd__double_negation(sc, pd_sc_member(sc, c, i)) != PD_JSON_NONE)
+      continue; /* not-not: the inner schema is a member (pd__flatten) */
+    if (pd__type_only(sc, n, &mask))
+      c->types &= ~mask;
     else if ((st = pd_sc_unsupported(sc, n, "not", "only a negated set of types is exact")))
       return st;
   }
@@ -565,8 +745,8 @@ static pd_status pd__check_refused(pd_sc *sc, const pd_sc_conj *c) {
     for (uint32_t k = 0; k < pd_json_len(&sc->doc, s); k++) {
       const pd__kw *kw = pd__kw_find(pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k)));
       if (!kw || kw->how != PD__KW_REFUSED || !(kw->types & c->types)) continue;
-      pd_status st = pd_sc_unsupported(sc, pd_json_mval(&sc->doc, s, k), kw->name,
-                                       "not implemented");
+      pd_status st =
+          pd_sc_unsupported(sc, pd_json_mval(&sc->doc, s, k), kw->name, "not implemented");
       if (st) return st;
     }
   }
@@ -630,8 +810,8 @@ static pd_status pd__by_type(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uin
   pd_status st = PD_OK;
   if (t & PD_SC_NULL) alts[n++] = pd_ir_bytes(&sc->ir, "null", 4);
   if (t & PD_SC_BOOL)
-    alts[n++] = pd_ir_alt2(&sc->ir, pd_ir_bytes(&sc->ir, "true", 4),
-                           pd_ir_bytes(&sc->ir, "false", 5));
+    alts[n++] =
+        pd_ir_alt2(&sc->ir, pd_ir_bytes(&sc->ir, "true", 4), pd_ir_bytes(&sc->ir, "false", 5));
   if ((t & PD_SC_NUM) && !(st = pd_sc_number(sc, c, &alts[n]))) n++;
   if (!st && (t & PD_SC_STR) && !(st = pd_sc_string(sc, c, &alts[n]))) n++;
   if (!st && (t & PD_SC_ARR) && !(st = pd_sc_array(sc, c, depth, &alts[n]))) n++;
@@ -796,8 +976,7 @@ pd_status pd_grammar_compile_json_schema(const char *json, size_t len, pd_vocab 
   return pd__compile(json, len, false, vocab, opts, out, err);
 }
 
-pd_status pd_grammar_compile_json(bool object_only, pd_vocab *vocab,
-                                  const pd_grammar_options *opts, pd_grammar **out,
-                                  pd_error *err) {
+pd_status pd_grammar_compile_json(bool object_only, pd_vocab *vocab, const pd_grammar_options *opts,
+                                  pd_grammar **out, pd_error *err) {
   return pd__compile(NULL, 0, object_only, vocab, opts, out, err);
 }

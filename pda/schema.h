@@ -11,7 +11,6 @@
  * with ir->alloc, owned by the caller; "" when nothing). json NULL = any JSON
  * value (object_only: any object). */
 pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
-                          const pd_grammar_options *opts, pd_ir *ir, char **relaxed,
-                          pd_error *err);
+                          const pd_grammar_options *opts, pd_ir *ir, char **relaxed, pd_error *err);
 
 #endif

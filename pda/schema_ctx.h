@@ -43,7 +43,7 @@ enum {
 enum { PD_SC_ANYOF_DONE = 1, PD_SC_ONEOF_DONE = 2, PD_SC_IF_DONE = 4 };
 #define PD_SC_ENTRY(node, flags) ((node) << 3 | (flags))
 #define PD_SC_NODE(e) ((e) >> 3)
-#define PD_SC_FLAGS(e) ((e) & 7u)
+#define PD_SC_FLAGS(e) ((e)&7u)
 
 typedef struct pd_sc_memo {
   uint64_t hash;
@@ -54,7 +54,7 @@ typedef struct pd_sc_memo {
 typedef struct pd_sc {
   pd_json_doc doc;
   pd_ir ir;
-  const char *text; /* the schema text, for error positions */
+  const char *text;        /* the schema text, for error positions */
   pd_grammar_options opts; /* resolved */
   pd_error *err;
   PD_ARRAY(uint32_t) pool; /* conj entries, used as a stack */
@@ -95,8 +95,13 @@ uint32_t pd_sc_kw(const pd_sc *sc, const pd_sc_conj *c, size_t i, const char *kw
 bool pd_sc_uint(const pd_sc *sc, uint32_t node, uint32_t *out);
 /* Combines an unsigned bound over every member: the largest minimum
  * (want_max false) or the smallest maximum (want_max true; PD_IR_INF if none). */
-pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_max,
-                      uint32_t *out);
+pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_max, uint32_t *out);
+
+/* The schema nodes whose annotations member node m sees (for unevaluated*):
+ * m and, transitively, its allOf members, $ref target and the anyOf / oneOf /
+ * then / else branches the conj holds. *out allocated with the IR allocator
+ * (caller frees); NULL on allocation failure. */
+uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n);
 
 /* ---- schema_ref.c: $ref targets */
 /* *target = the schema node $ref (node ref, in schema) names; PD_JSON_NONE
@@ -104,7 +109,7 @@ pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_
 pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *target);
 
 /* ---- schema_json.c: whitespace, separators, any JSON value */
-uint32_t pd_sc_ws(pd_sc *sc);                      /* between tokens (FLEXIBLE); "" otherwise */
+uint32_t pd_sc_ws(pd_sc *sc);                       /* between tokens (FLEXIBLE); "" otherwise */
 uint32_t pd_sc_open_ws(pd_sc *sc, uint32_t depth);  /* after "[" / "{" of a non-empty container */
 uint32_t pd_sc_close_ws(pd_sc *sc, uint32_t depth); /* before "]" / "}" of a non-empty one */
 uint32_t pd_sc_empty_ws(pd_sc *sc);                 /* inside "[]" / "{}" */
@@ -127,6 +132,12 @@ uint32_t pd_sc_string_literal(pd_sc *sc, const char *s, size_t len);
  * (string nodes). */
 uint32_t pd_sc_string_not_in(pd_sc *sc, const uint32_t *names, size_t n);
 pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node);
+/* The JSON string (with quotes) whose decoded value the pattern (a string
+ * node, ECMA-262, search semantics) matches. */
+pd_status pd_sc_pattern_key(pd_sc *sc, uint32_t pattern, uint32_t *node);
+/* Whether the pattern matches the decoded string s[0..n) (lenient-dropped
+ * patterns report no match). */
+pd_status pd_sc_pattern_test(pd_sc *sc, uint32_t pattern, const char *s, size_t n, bool *match);
 
 /* ---- schema_number.c */
 uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v);

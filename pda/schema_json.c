@@ -4,7 +4,9 @@
 
 #include "pda/schema_ctx.h"
 
-bool pd_sc_indented(const pd_sc *sc) { return sc->opts.ws_mode == PD_WS_FIXED && sc->opts.indent >= 0; }
+bool pd_sc_indented(const pd_sc *sc) {
+  return sc->opts.ws_mode == PD_WS_FIXED && sc->opts.indent >= 0;
+}
 
 /* ws = [ \t\n\r]{0,max_ws_run} */
 uint32_t pd_sc_ws(pd_sc *sc) {
@@ -28,8 +30,8 @@ static uint32_t pd__newline(pd_sc *sc, uint32_t level) {
   uint64_t n = (uint64_t)level * (uint32_t)sc->opts.indent;
   uint32_t nl = pd_ir_bytes(&sc->ir, "\n", 1);
   if (n == 0) return nl;
-  return pd_ir_seq2(&sc->ir, nl, pd_ir_repeat(&sc->ir, pd_ir_bytes(&sc->ir, " ", 1),
-                                              (uint32_t)n, (uint32_t)n));
+  return pd_ir_seq2(&sc->ir, nl,
+                    pd_ir_repeat(&sc->ir, pd_ir_bytes(&sc->ir, " ", 1), (uint32_t)n, (uint32_t)n));
 }
 
 uint32_t pd_sc_open_ws(pd_sc *sc, uint32_t depth) {
@@ -42,7 +44,9 @@ uint32_t pd_sc_close_ws(pd_sc *sc, uint32_t depth) {
   return pd_sc_ws(sc);
 }
 
-uint32_t pd_sc_empty_ws(pd_sc *sc) { return pd_sc_ws(sc); }
+uint32_t pd_sc_empty_ws(pd_sc *sc) {
+  return pd_sc_ws(sc);
+}
 
 static uint32_t pd__fixed(pd_sc *sc, const char *s, const char *dflt) {
   if (!s) s = dflt;
@@ -82,7 +86,8 @@ uint32_t pd_sc_any_value(pd_sc *sc, uint32_t types, uint32_t depth) {
 static uint32_t pd__container(pd_sc *sc, uint32_t v, uint32_t depth, bool obj) {
   const pd_json_doc *d = &sc->doc;
   uint32_t n = pd_json_len(d, v);
-  uint32_t open = pd_ir_bytes(&sc->ir, obj ? "{" : "[", 1), close = pd_ir_bytes(&sc->ir, obj ? "}" : "]", 1);
+  uint32_t open = pd_ir_bytes(&sc->ir, obj ? "{" : "[", 1),
+           close = pd_ir_bytes(&sc->ir, obj ? "}" : "]", 1);
   if (n == 0) {
     uint32_t k[3] = {open, pd_sc_empty_ws(sc), close};
     return pd_ir_seq(&sc->ir, k, 3);
@@ -106,13 +111,20 @@ static uint32_t pd__container(pd_sc *sc, uint32_t v, uint32_t depth, bool obj) {
 uint32_t pd_sc_literal(pd_sc *sc, uint32_t v, uint32_t depth) {
   const pd_json_node *n = pd_json_at(&sc->doc, v);
   switch ((pd_json_kind)n->kind) {
-    case PD_JSON_NULL: return pd_ir_bytes(&sc->ir, "null", 4);
-    case PD_JSON_FALSE: return pd_ir_bytes(&sc->ir, "false", 5);
-    case PD_JSON_TRUE: return pd_ir_bytes(&sc->ir, "true", 4);
-    case PD_JSON_NUMBER: return pd_sc_number_literal(sc, v);
-    case PD_JSON_STRING: return pd_sc_string_literal(sc, pd_json_str(&sc->doc, v), n->n);
-    case PD_JSON_ARRAY: return pd__container(sc, v, depth, false);
-    case PD_JSON_OBJECT: return pd__container(sc, v, depth, true);
+    case PD_JSON_NULL:
+      return pd_ir_bytes(&sc->ir, "null", 4);
+    case PD_JSON_FALSE:
+      return pd_ir_bytes(&sc->ir, "false", 5);
+    case PD_JSON_TRUE:
+      return pd_ir_bytes(&sc->ir, "true", 4);
+    case PD_JSON_NUMBER:
+      return pd_sc_number_literal(sc, v);
+    case PD_JSON_STRING:
+      return pd_sc_string_literal(sc, pd_json_str(&sc->doc, v), n->n);
+    case PD_JSON_ARRAY:
+      return pd__container(sc, v, depth, false);
+    case PD_JSON_OBJECT:
+      return pd__container(sc, v, depth, true);
   }
   return pd_ir_nothing(&sc->ir);
 }

@@ -104,7 +104,8 @@ static uint32_t pd__same_len(pd_ir *ir, const char *lo, const char *hi, size_t k
   }
   int first = lo_zeros ? l : l + 1, last = hi_nines ? h : h - 1;
   if (first <= last)
-    alts[n++] = pd_ir_seq2(ir, pd__digit(ir, first, last), pd__digits(ir, (uint32_t)k - 1, (uint32_t)k - 1));
+    alts[n++] = pd_ir_seq2(ir, pd__digit(ir, first, last),
+                           pd__digits(ir, (uint32_t)k - 1, (uint32_t)k - 1));
   pd__free(ir->alloc, buf);
   return pd_ir_alt(ir, alts, n);
 }
@@ -113,7 +114,8 @@ static uint32_t pd__same_len(pd_ir *ir, const char *lo, const char *hi, size_t k
 static uint32_t pd__int_range(pd_ir *ir, const char *a, const char *b) {
   if (b && pd__icmp(a, b) > 0) return pd_ir_nothing(ir);
   size_t la = strlen(a), lb = b ? strlen(b) : SIZE_MAX;
-  char *lo = pd__malloc(ir->alloc, la + 2), *hi = pd__malloc(ir->alloc, (b ? lb : la) + 2);
+  size_t cap = (b ? lb : la) + 2; /* lo holds a length-lb bound, hi a length-la one */
+  char *lo = pd__malloc(ir->alloc, cap), *hi = pd__malloc(ir->alloc, cap);
   uint32_t acc = pd_ir_nothing(ir);
   if (!lo || !hi) {
     ir->oom = true;
@@ -126,7 +128,8 @@ static uint32_t pd__int_range(pd_ir *ir, const char *a, const char *b) {
   if (la == lb) goto out;
   if (!b || lb > la + 1) { /* lengths la+1 .. lb-1 (or unbounded) */
     uint32_t max = b ? (uint32_t)(lb - 2) : PD_IR_INF;
-    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, (uint32_t)la, max)));
+    acc =
+        pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, (uint32_t)la, max)));
   }
   if (b) { /* length lb, from 10..0 */
     memset(lo, '0', lb);
@@ -144,9 +147,10 @@ out:
 
 /* Digit strings s (maybe empty) with 0.s >= 0.d (excl: >). */
 static uint32_t pd__frac_ge(pd_ir *ir, const char *d, bool excl) {
-  if (!*d) return excl ? pd_ir_seq2(ir, pd__digits(ir, 0, PD_IR_INF),
-                                    pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)))
-                       : pd__digits(ir, 0, PD_IR_INF);
+  if (!*d)
+    return excl ? pd_ir_seq2(ir, pd__digits(ir, 0, PD_IR_INF),
+                             pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)))
+                : pd__digits(ir, 0, PD_IR_INF);
   int c = d[0] - '0';
   return pd_ir_alt2(ir, pd_ir_seq2(ir, pd__digit(ir, c + 1, 9), pd__digits(ir, 0, PD_IR_INF)),
                     pd_ir_seq2(ir, pd__digit(ir, c, c), pd__frac_ge(ir, d + 1, excl)));
@@ -192,9 +196,12 @@ static uint32_t pd__any_frac(pd__numctx *nc) {
 static uint32_t pd__at_low(pd__numctx *nc, const pd__bound *a) {
   pd_ir *ir = &nc->sc->ir;
   uint32_t head = pd_ir_bytes(ir, a->v.ip, strlen(a->v.ip)), tail;
-  if (nc->integer) tail = a->excl || a->v.fp[0] ? pd_ir_nothing(ir) : pd__any_frac(nc);
-  else if (!a->v.fp[0] && !a->excl) tail = pd__any_frac(nc);
-  else tail = pd__dot(ir, pd__frac_ge(ir, a->v.fp, a->excl));
+  if (nc->integer)
+    tail = a->excl || a->v.fp[0] ? pd_ir_nothing(ir) : pd__any_frac(nc);
+  else if (!a->v.fp[0] && !a->excl)
+    tail = pd__any_frac(nc);
+  else
+    tail = pd__dot(ir, pd__frac_ge(ir, a->v.fp, a->excl));
   return pd_ir_seq2(ir, head, tail);
 }
 
@@ -203,8 +210,10 @@ static uint32_t pd__at_high(pd__numctx *nc, const pd__bound *b) {
   pd_ir *ir = &nc->sc->ir;
   uint32_t head = pd_ir_bytes(ir, b->v.ip, strlen(b->v.ip)), tail;
   if (!b->v.fp[0] && b->excl) return pd_ir_nothing(ir);
-  if (nc->integer || !b->v.fp[0]) tail = pd__any_frac(&(pd__numctx){nc->sc, true, nc->at});
-  else tail = pd_ir_repeat(ir, pd__dot(ir, pd__frac_le1(ir, b->v.fp, b->excl)), 0, 1);
+  if (nc->integer || !b->v.fp[0])
+    tail = pd__any_frac(&(pd__numctx){nc->sc, true, nc->at});
+  else
+    tail = pd_ir_repeat(ir, pd__dot(ir, pd__frac_le1(ir, b->v.fp, b->excl)), 0, 1);
   return pd_ir_seq2(ir, head, tail);
 }
 
@@ -225,15 +234,15 @@ static pd_status pd__nonneg(pd__numctx *nc, const pd__bound *a, const pd__bound 
   int icmp = b->inf ? -1 : pd__icmp(a->v.ip, b->v.ip);
   if (icmp == 0) { /* one integer part: the fraction has two bounds */
     if (a->v.fp[0] || a->excl)
-      return pd_sc_unsupported(nc->sc, nc->at, "minimum",
-                               "both bounds inside one unit interval");
+      return pd_sc_unsupported(nc->sc, nc->at, "minimum", "both bounds inside one unit interval");
     *node = pd__at_high(nc, b);
     return PD_OK;
   }
   char lo[PD__MAX_DIGITS + 3], hi[PD__MAX_DIGITS + 3];
   strcpy(lo, a->v.ip);
   pd__step(lo, +1);
-  uint32_t acc = pd_ir_alt2(ir, pd__at_low(nc, a), pd_ir_seq2(ir, pd__int_range(ir, lo, NULL), pd__any_frac(nc)));
+  uint32_t acc = pd_ir_alt2(ir, pd__at_low(nc, a),
+                            pd_ir_seq2(ir, pd__int_range(ir, lo, NULL), pd__any_frac(nc)));
   if (!b->inf) {
     strcpy(hi, b->v.ip);
     if (strcmp(hi, "0") != 0) pd__step(hi, -1);
@@ -323,7 +332,8 @@ static void pd__int_bound(pd__bound *b, bool low) {
   if (frac) {
     if (up) pd__step(v->ip, +1);
   } else if (b->excl) {
-    if (up) pd__step(v->ip, +1);
+    if (up)
+      pd__step(v->ip, +1);
     else if (strcmp(v->ip, "0") == 0) { /* 0 exclusive towards zero: cross the sign */
       strcpy(v->ip, "1");
       v->neg = !v->neg;
@@ -335,7 +345,9 @@ static void pd__int_bound(pd__bound *b, bool low) {
   if (strcmp(v->ip, "0") == 0) v->neg = false;
 }
 
-static bool pd__is_zero(const pd__dec *d) { return !strcmp(d->ip, "0") && !d->fp[0]; }
+static bool pd__is_zero(const pd__dec *d) {
+  return !strcmp(d->ip, "0") && !d->fp[0];
+}
 
 /* The whole range [lo, hi] as "-" (values <= 0) | (values >= 0). */
 static pd_status pd__range(pd__numctx *nc, const pd__bound *lo, const pd__bound *hi,
@@ -360,8 +372,10 @@ static pd_status pd__range(pd__numctx *nc, const pd__bound *lo, const pd__bound 
   bool hi_nonneg = hi->inf || !hi->v.neg || pd__is_zero(&hi->v);
   if (hi_nonneg) {
     a = zero;
-    if (!lo->inf && (!lo->v.neg || pd__is_zero(&lo->v))) a = *lo;
-    else a.excl = false;
+    if (!lo->inf && (!lo->v.neg || pd__is_zero(&lo->v)))
+      a = *lo;
+    else
+      a.excl = false;
     a.v.neg = false;
     b = *hi;
     b.v.neg = false;
@@ -382,13 +396,15 @@ static uint32_t pd__divisible(pd_sc *sc, uint32_t k) {
   for (uint32_t r = 0; r < k; r++) {
     uint32_t acc = r == 0 ? pd_ir_empty(ir) : pd_ir_nothing(ir);
     for (uint32_t d = 0; d < 10; d++)
-      acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd__digit(ir, (int)d, (int)d),
-                                           pd_ir_ref(ir, first + (uint32_t)((10ull * r + d) % k))));
+      acc = pd_ir_alt2(ir, acc,
+                       pd_ir_seq2(ir, pd__digit(ir, (int)d, (int)d),
+                                  pd_ir_ref(ir, first + (uint32_t)((10ull * r + d) % k))));
     pd_ir_rule_define(ir, first + r, acc);
   }
   uint32_t acc = pd_ir_bytes(ir, "0", 1);
   for (uint32_t d = 1; d < 10; d++)
-    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd__digit(ir, (int)d, (int)d), pd_ir_ref(ir, first + d % k)));
+    acc = pd_ir_alt2(ir, acc,
+                     pd_ir_seq2(ir, pd__digit(ir, (int)d, (int)d), pd_ir_ref(ir, first + d % k)));
   return acc;
 }
 
@@ -411,12 +427,14 @@ static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, bool
   bool ok;
   pd_status st = pd__read_bound(sc, at, "multipleOf", &m, &ok);
   if (st || !ok) return st;
-  if (m.neg || pd__is_zero(&m)) return pd_sc_fail(sc, PD_ERR_SEMANTIC, at, "'multipleOf' must be > 0");
+  if (m.neg || pd__is_zero(&m))
+    return pd_sc_fail(sc, PD_ERR_SEMANTIC, at, "'multipleOf' must be > 0");
   pd_ir *ir = &sc->ir;
   if (bounded) return pd_sc_unsupported(sc, at, "multipleOf", "multipleOf with bounds");
   uint32_t k;
   if (!m.fp[0] && strlen(m.ip) <= 5 && (k = (uint32_t)atoi(m.ip)) <= 10000) {
-    uint32_t body = pd__divisible(sc, k), zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
+    uint32_t body = pd__divisible(sc, k),
+             zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
     uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), body,
                          pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1)};
     *node = pd_ir_seq(ir, parts, 3);
@@ -428,10 +446,11 @@ static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, bool
     if (integer) return PD_OK; /* every integer is a multiple of 10^-d */
     uint32_t frac = pd_ir_seq2(ir, pd__digits(ir, 1, (uint32_t)fl),
                                pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF));
-    uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1),
-                         pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
-                                    pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF))),
-                         pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
+    uint32_t parts[3] = {
+        pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1),
+        pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
+                   pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF))),
+        pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
     *node = pd_ir_seq(ir, parts, 3);
     *done = true;
     return pd_sc_ir_status(sc);
@@ -452,9 +471,11 @@ static uint32_t pd__any_number(pd_sc *sc, bool integer) {
     return pd_ir_seq(ir, k, 3);
   }
   uint32_t es[4] = {'e', 'e', 'E', 'E'}, pm[4] = {'+', '+', '-', '-'};
-  uint32_t exp = pd_ir_seq(ir, (uint32_t[]){pd_ir_class(ir, es, 2, false),
-                                           pd_ir_repeat(ir, pd_ir_class(ir, pm, 2, false), 0, 1),
-                                           pd__digits(ir, 1, PD_IR_INF)}, 3);
+  uint32_t exp = pd_ir_seq(ir,
+                           (uint32_t[]){pd_ir_class(ir, es, 2, false),
+                                        pd_ir_repeat(ir, pd_ir_class(ir, pm, 2, false), 0, 1),
+                                        pd__digits(ir, 1, PD_IR_INF)},
+                           3);
   uint32_t k[4] = {sign, in, pd__any_frac(&(pd__numctx){sc, false, PD_JSON_NONE}),
                    pd_ir_repeat(ir, exp, 0, 1)};
   return pd_ir_seq(ir, k, 4);
@@ -503,7 +524,7 @@ uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v) {
     node = pd_ir_bytes(ir, pd_json_str(&sc->doc, v), n);
     goto out;
   }
-  uint32_t sign = d->neg ? pd_ir_bytes(ir, "-", 1)
+  uint32_t sign = d->neg           ? pd_ir_bytes(ir, "-", 1)
                   : pd__is_zero(d) ? pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1)
                                    : pd_ir_empty(ir);
   uint32_t zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), d->fp[0] ? 0 : 1, PD_IR_INF);

@@ -16,14 +16,34 @@
 /* One declared property: its name (a string node) and whether it is required. */
 typedef struct pd__prop {
   uint32_t name;
-  bool required;
+  bool required, forbidden; /* forbidden: absent in this dependentRequired case */
+  bool base_required;       /* required by "required" itself */
 } pd__prop;
+
+/* A dependentRequired entry: when key is present, so are names[]. */
+typedef struct pd__dep {
+  uint32_t key, names; /* string node, array node */
+} pd__dep;
+
+/* A member's unevaluatedProperties: the schema, and the nodes whose
+ * "properties" count as evaluated for it (reach == NULL: every key is). */
+typedef struct pd__uneval {
+  uint32_t schema;
+  uint32_t *reach;
+  size_t n;
+} pd__uneval;
 
 typedef struct pd__obj {
   pd_sc *sc;
   const pd_sc_conj *c;
   uint32_t depth;
   PD_ARRAY(pd__prop) props;
+  PD_ARRAY(pd__uneval) unevals;
+  PD_ARRAY(pd__dep) deps;
+  /* patternProperties: one pattern of one member, in one of two exact forms */
+  enum { PD__PAT_NONE, PD__PAT_UNIVERSAL, PD__PAT_RESTRICTED } pat_mode;
+  uint32_t pat_member, pat_regex, pat_schema;
+  uint32_t names_schema; /* propertyNames, when it applies (no declared names) */
   uint32_t min, max; /* minProperties, maxProperties (PD_IR_INF: none) */
 } pd__obj;
 
@@ -37,7 +57,7 @@ static pd_status pd__declare(pd__obj *o, uint32_t name, bool required) {
       o->props.data[i].required |= required;
       return PD_OK;
     }
-  pd__prop p = {name, required};
+  pd__prop p = {name, required, false, false};
   return pd_array_push(o->sc->ir.alloc, &o->props, p) ? PD_OK : pd__nomem(o->sc->err);
 }
 
@@ -79,19 +99,69 @@ static uint32_t pd__additional(pd__obj *o, uint32_t s, bool *forbid) {
   return a;
 }
 
+/* unevaluatedProperties of every member, with what each sees evaluated. A
+ * branch sees only its own annotations (fewer than the instance may have), so
+ * the result can only be stricter than the specification, never looser. */
+static pd_status pd__unevaluated(pd__obj *o) {
+  pd_sc *sc = o->sc;
+  for (size_t i = 0; i < o->c->n; i++) {
+    uint32_t m = pd_sc_member(sc, o->c, i), u = pd_json_get(&sc->doc, m, "unevaluatedProperties");
+    if (u == PD_JSON_NONE) continue;
+    pd__uneval e = {u, NULL, 0};
+    e.reach = pd_sc_reach(sc, o->c, m, &e.n);
+    if (!e.reach) return pd__nomem(sc->err);
+    for (size_t k = 0; k < e.n && e.reach; k++) {
+      uint32_t r = e.reach[k];
+      if (pd_json_get(&sc->doc, r, "additionalProperties") != PD_JSON_NONE ||
+          (r != m && pd_json_get(&sc->doc, r, "unevaluatedProperties") != PD_JSON_NONE)) {
+        pd__free(sc->ir.alloc, e.reach); /* every key is evaluated: no effect */
+        e.reach = NULL;
+      }
+    }
+    if (e.reach && !pd_array_push(sc->ir.alloc, &o->unevals, e)) {
+      pd__free(sc->ir.alloc, e.reach);
+      return pd__nomem(sc->err);
+    }
+  }
+  return PD_OK;
+}
+
+/* Whether the "properties" of some node of u's reach names key. */
+static bool pd__evaluated(pd__obj *o, const pd__uneval *u, uint32_t name) {
+  if (name == PD_JSON_NONE) return false;
+  for (size_t k = 0; k < u->n; k++) {
+    uint32_t p = pd_json_get(&o->sc->doc, u->reach[k], "properties");
+    if (p == PD_JSON_NONE || pd_json_at(&o->sc->doc, p)->kind != PD_JSON_OBJECT) continue;
+    for (uint32_t j = 0; j < pd_json_len(&o->sc->doc, p); j++)
+      if (pd__same_name(o->sc, pd_json_mkey(&o->sc->doc, p, j), name)) return true;
+  }
+  return false;
+}
+
 /* The value schema for key name (NONE = additional keys): every member's
- * properties[name], else its additionalProperties. */
+ * properties[name], else its additionalProperties; and unevaluatedProperties
+ * where the key is not evaluated. */
 static pd_status pd__value(pd__obj *o, uint32_t name, uint32_t *node) {
   pd_sc *sc = o->sc;
   size_t off = sc->pool.len;
+  for (size_t i = 0; i < o->unevals.len; i++)
+    if (!pd__evaluated(o, &o->unevals.data[i], name) &&
+        !pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(o->unevals.data[i].schema, 0)))
+      return pd__nomem(sc->err);
   for (size_t i = 0; i < o->c->n; i++) {
-    uint32_t s = pd_sc_member(sc, o->c, i), p = pd_json_get(&sc->doc, s, "properties"), v = PD_JSON_NONE;
-    bool forbid;
+    uint32_t s = pd_sc_member(sc, o->c, i), p = pd_json_get(&sc->doc, s, "properties"),
+             v = PD_JSON_NONE;
+    bool forbid = false;
     if (name != PD_JSON_NONE && p != PD_JSON_NONE) {
       for (uint32_t k = 0; k < pd_json_len(&sc->doc, p); k++)
         if (pd__same_name(sc, pd_json_mkey(&sc->doc, p, k), name)) v = pd_json_mval(&sc->doc, p, k);
     }
-    if (v == PD_JSON_NONE) v = pd__additional(o, s, &forbid);
+    /* the pattern member: every extra key (and, universal, every key) matches */
+    bool matched = o->pat_mode != PD__PAT_NONE && s == o->pat_member &&
+                   (name == PD_JSON_NONE || o->pat_mode == PD__PAT_UNIVERSAL);
+    if (matched && !pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(o->pat_schema, 0)))
+      return pd__nomem(sc->err);
+    if (v == PD_JSON_NONE && !matched) v = pd__additional(o, s, &forbid);
     if (v == PD_JSON_NONE && forbid) {
       sc->pool.len = off;
       *node = pd_ir_nothing(&sc->ir);
@@ -103,33 +173,43 @@ static pd_status pd__value(pd__obj *o, uint32_t name, uint32_t *node) {
   return pd_sc_compile(sc, off, sc->pool.len - off, PD_SC_ALL, o->depth + 1, node);
 }
 
-/* Keywords this builder refuses to approximate. */
-static pd_status pd__refuse(pd__obj *o) {
-  static const char *const kws[] = {"patternProperties", "propertyNames", "dependentRequired",
-                                    "dependencies"};
-  for (size_t i = 0; i < o->c->n; i++)
-    for (int k = 0; k < 4; k++) {
-      uint32_t v = pd_sc_kw(o->sc, o->c, i, kws[k]);
-      if (v == PD_JSON_NONE) continue;
-      if (pd_json_at(&o->sc->doc, v)->kind == PD_JSON_OBJECT && pd_json_len(&o->sc->doc, v) == 0)
-        continue; /* empty: no constraint */
-      pd_status st = pd_sc_unsupported(o->sc, v, kws[k], "not implemented");
-      if (st) return st;
-    }
+static bool pd__trivial(const pd_sc *sc, uint32_t s) {
+  const pd_json_node *n = pd_json_at(&sc->doc, s);
+  return n->kind == PD_JSON_TRUE || (n->kind == PD_JSON_OBJECT && n->n == 0);
+}
+
+/* propertyNames: exact when no property is declared (every key is then an
+ * additional key, written as a string N accepts); a trivial N is ignored;
+ * otherwise refused. Called once declared names are known. */
+static pd_status pd__property_names(pd__obj *o) {
+  pd_sc *sc = o->sc;
+  o->names_schema = PD_JSON_NONE;
+  for (size_t i = 0; i < o->c->n; i++) {
+    uint32_t v = pd_sc_kw(sc, o->c, i, "propertyNames");
+    if (v == PD_JSON_NONE || pd__trivial(sc, v)) continue;
+    if (o->props.len > 0 || o->names_schema != PD_JSON_NONE || o->pat_mode == PD__PAT_RESTRICTED)
+      return pd_sc_unsupported(sc, v, "propertyNames", "with declared names or patterns");
+    o->names_schema = v;
+  }
   return PD_OK;
 }
 
-/* member = key ":" value */
+static pd_status pd__extra_key(pd__obj *o, uint32_t *key);
+
+/* member = key ":" value, as a rule of its own: the chains refer to each
+ * member from many states, and a reference keeps each automaton small. */
 static pd_status pd__member(pd__obj *o, uint32_t key, uint32_t name, uint32_t *node) {
   uint32_t value;
+  pd_ir *ir = &o->sc->ir;
   pd_status st = pd__value(o, name, &value);
   if (st) return st;
-  if (pd_ir_at(&o->sc->ir, value)->kind == PD_IR_NOTHING) { /* forbidden key */
+  if (pd_ir_at(ir, value)->kind == PD_IR_NOTHING) { /* forbidden key */
     *node = value;
     return PD_OK;
   }
-  uint32_t k[3] = {key, pd_sc_key_sep(o->sc), value};
-  *node = pd_ir_seq(&o->sc->ir, k, 3);
+  uint32_t k[3] = {key, pd_sc_key_sep(o->sc), value}, rule = pd_ir_rule_fresh(ir, "om");
+  pd_ir_rule_define(ir, rule, pd_ir_seq(ir, k, 3));
+  *node = pd_ir_ref(ir, rule);
   return pd_sc_ir_status(o->sc);
 }
 
@@ -177,16 +257,14 @@ static pd_status pd__rules(pd__obj *o, pd__chain *ch) {
 static pd_status pd__extras(pd__obj *o, const pd__chain *ch, uint32_t *extra) {
   pd_sc *sc = o->sc;
   pd_ir *ir = &sc->ir;
-  uint32_t *names = pd__malloc(ir->alloc, (o->props.len + 1) * sizeof *names);
-  if (!names) return pd__nomem(sc->err);
-  for (size_t i = 0; i < o->props.len; i++) names[i] = o->props.data[i].name;
-  uint32_t key = pd_sc_string_not_in(sc, names, o->props.len);
-  pd__free(ir->alloc, names);
-  pd_status st = pd__member(o, key, PD_JSON_NONE, extra);
+  uint32_t key;
+  pd_status st = pd__extra_key(o, &key);
+  if (!st) st = pd__member(o, key, PD_JSON_NONE, extra);
   if (st) return st;
   uint32_t sep = pd_sc_item_sep(sc, o->depth);
   for (uint32_t n = 0; n <= ch->cap; n++) {
-    uint32_t more = pd_ir_seq(ir, (uint32_t[]){sep, *extra, pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n + 1))}, 3);
+    uint32_t more = pd_ir_seq(
+        ir, (uint32_t[]){sep, *extra, pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n + 1))}, 3);
     if (n == ch->cap && o->max != PD_IR_INF) more = pd_ir_nothing(ir); /* over the maximum */
     bool end_ok = pd__count_ok(o, n);
     pd_ir_rule_define(ir, ch->first_x + n, end_ok ? pd_ir_alt2(ir, more, pd_ir_empty(ir)) : more);
@@ -204,18 +282,29 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
   for (uint32_t n = 0; n <= ch->cap; n++) {
     pd_ir_rule_define(ir, pd__at(ch, ch->first_f, P, n),
                       pd_ir_seq2(ir, extra, pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n + 1))));
-    pd_ir_rule_define(ir, pd__at(ch, ch->first_t, P, n), pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n)));
+    pd_ir_rule_define(ir, pd__at(ch, ch->first_t, P, n),
+                      pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n)));
   }
   for (uint32_t i = P; i-- > 0;) {
     const pd__prop *p = &o->props.data[i];
     uint32_t key = pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name),
-                                        pd_json_at(&sc->doc, p->name)->n), elem;
-    if ((st = pd__member(o, key, p->name, &elem))) return st;
+                                        pd_json_at(&sc->doc, p->name)->n),
+             elem;
+    if (p->forbidden)
+      elem = pd_ir_nothing(ir);
+    else if ((st = pd__member(o, key, p->name, &elem)))
+      return st;
     for (uint32_t n = 0; n <= ch->cap; n++) {
       bool over = o->max != PD_IR_INF && n >= o->max;
-      uint32_t f = over ? pd_ir_nothing(ir) : pd_ir_seq2(ir, elem, pd_ir_ref(ir, pd__at(ch, ch->first_t, i + 1, n + 1)));
-      uint32_t t = over ? pd_ir_nothing(ir)
-                        : pd_ir_seq(ir, (uint32_t[]){sep, elem, pd_ir_ref(ir, pd__at(ch, ch->first_t, i + 1, n + 1))}, 3);
+      uint32_t f = over
+                       ? pd_ir_nothing(ir)
+                       : pd_ir_seq2(ir, elem, pd_ir_ref(ir, pd__at(ch, ch->first_t, i + 1, n + 1)));
+      uint32_t t =
+          over ? pd_ir_nothing(ir)
+               : pd_ir_seq(
+                     ir,
+                     (uint32_t[]){sep, elem, pd_ir_ref(ir, pd__at(ch, ch->first_t, i + 1, n + 1))},
+                     3);
       if (!p->required) {
         f = pd_ir_alt2(ir, f, pd_ir_ref(ir, pd__at(ch, ch->first_f, i + 1, n)));
         t = pd_ir_alt2(ir, t, pd_ir_ref(ir, pd__at(ch, ch->first_t, i + 1, n)));
@@ -228,56 +317,83 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
 }
 
 /* Declared properties in any order, each at most once, additional members
- * anywhere; the state is the set of declared properties written:
- *   START   = elem_p T({p}) | extra T({})
- *   T(mask) = sep elem_p T(mask + p) (p not in mask) | sep extra T(mask)
- *             | "" (when mask holds every required property and the count fits)
- * Member counts are the popcount of mask, so min/maxProperties are exact only
- * without additional members. */
+ * anywhere; the state is the set of declared properties written and the count
+ * of additional members (capped as in pd__cap):
+ *   START     = elem_p T({p}, 0) | extra T({}, 1)
+ *   T(mask,e) = sep elem_p T(mask + p, e) (p not in mask) | sep extra T(mask, e+1)
+ *               | "" (when mask holds every required property and the count fits) */
 #define PD__ANY_ORDER_MAX 12u
+
+static uint32_t pd__popcount(uint32_t m) {
+  uint32_t n = 0;
+  for (; m; m &= m - 1) n++;
+  return n;
+}
+
+typedef struct pd__anyo {
+  uint32_t first, cap, req, P, extra, sep, *elems;
+  bool extras;
+} pd__anyo;
+
+static uint32_t pd__anyo_ref(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e) {
+  if (e > a->cap) e = a->cap;
+  if (o->max != PD_IR_INF && pd__popcount(m) + e > o->max) return pd_ir_nothing(&o->sc->ir);
+  return pd_ir_ref(&o->sc->ir, a->first + m * (a->cap + 1) + e);
+}
+
+static void pd__anyo_rule(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e) {
+  pd_ir *ir = &o->sc->ir;
+  uint32_t n = pd__popcount(m) + e, acc = pd_ir_nothing(ir);
+  if ((m & a->req) == a->req && (pd__count_ok(o, n) || (e == a->cap && o->max == PD_IR_INF)))
+    acc = pd_ir_empty(ir);
+  if (a->extras)
+    acc = pd_ir_alt2(
+        ir, acc, pd_ir_seq(ir, (uint32_t[]){a->sep, a->extra, pd__anyo_ref(o, a, m, e + 1)}, 3));
+  for (uint32_t p = 0; p < a->P; p++)
+    if (!(m >> p & 1))
+      acc = pd_ir_alt2(
+          ir, acc,
+          pd_ir_seq(ir, (uint32_t[]){a->sep, a->elems[p], pd__anyo_ref(o, a, m | 1u << p, e)}, 3));
+  pd_ir_rule_define(ir, a->first + m * (a->cap + 1) + e, acc);
+}
 
 static pd_status pd__any_order(pd__obj *o, uint32_t *start) {
   pd_sc *sc = o->sc;
   pd_ir *ir = &sc->ir;
-  uint32_t P = (uint32_t)o->props.len, extra, req = 0, *elems;
-  if (P > PD__ANY_ORDER_MAX)
+  pd__anyo a = {.P = (uint32_t)o->props.len, .cap = pd__cap(o)};
+  if (a.P > PD__ANY_ORDER_MAX)
     return pd__fail(sc->err, PD_ERR_LIMIT, "any_order supports at most %u declared properties",
                     PD__ANY_ORDER_MAX);
-  uint32_t *names = pd__malloc(ir->alloc, (P + 1) * sizeof *names);
-  if (!names) return pd__nomem(sc->err);
-  for (uint32_t i = 0; i < P; i++) names[i] = o->props.data[i].name;
-  pd_status st = pd__member(o, pd_sc_string_not_in(sc, names, P), PD_JSON_NONE, &extra);
-  pd__free(ir->alloc, names);
+  uint32_t key;
+  pd_status st = pd__extra_key(o, &key);
+  if (!st) st = pd__member(o, key, PD_JSON_NONE, &a.extra);
   if (st) return st;
-  bool extras = pd_ir_at(ir, extra)->kind != PD_IR_NOTHING;
-  if (extras && (o->min > 0 || o->max != PD_IR_INF))
-    return pd_sc_unsupported(sc, pd_sc_kw(sc, o->c, 0, "minProperties"), "minProperties",
-                             "counts with any_order and additional members");
-  if (ir->rules.len + (1u << P) > sc->opts.max_rules)
+  a.extras = pd_ir_at(ir, a.extra)->kind != PD_IR_NOTHING;
+  if (ir->rules.len + ((size_t)1 << a.P) * (a.cap + 1) > sc->opts.max_rules)
     return pd__fail(sc->err, PD_ERR_LIMIT, "object needs more than %u rules", sc->opts.max_rules);
-  elems = pd__malloc(ir->alloc, (P + 1) * sizeof *elems);
-  if (!elems) return pd__nomem(sc->err);
-  for (uint32_t i = 0; i < P && !st; i++) {
+  a.elems = pd__malloc(ir->alloc, (a.P + 1) * sizeof *a.elems);
+  if (!a.elems) return pd__nomem(sc->err);
+  for (uint32_t i = 0; i < a.P && !st; i++) {
     uint32_t nm = o->props.data[i].name;
-    if (o->props.data[i].required) req |= 1u << i;
-    st = pd__member(o, pd_sc_string_literal(sc, pd_json_str(&sc->doc, nm), pd_json_at(&sc->doc, nm)->n),
-                    nm, &elems[i]);
+    if (o->props.data[i].required) a.req |= 1u << i;
+    if (o->props.data[i].forbidden) {
+      a.elems[i] = pd_ir_nothing(ir);
+      continue;
+    }
+    st = pd__member(
+        o, pd_sc_string_literal(sc, pd_json_str(&sc->doc, nm), pd_json_at(&sc->doc, nm)->n), nm,
+        &a.elems[i]);
   }
-  uint32_t first = (uint32_t)ir->rules.len, sep = pd_sc_item_sep(sc, o->depth);
-  for (uint32_t m = 0; m < (1u << P) && !st; m++) pd_ir_rule_fresh(ir, "oa");
-  for (uint32_t m = 0; m < (1u << P) && !st && !ir->oom; m++) {
-    uint32_t n = (uint32_t)__builtin_popcount(m), acc = pd_ir_nothing(ir);
-    if ((m & req) == req && pd__count_ok(o, n)) acc = pd_ir_empty(ir);
-    if (extras) acc = pd_ir_alt2(ir, acc, pd_ir_seq(ir, (uint32_t[]){sep, extra, pd_ir_ref(ir, first + m)}, 3));
-    for (uint32_t p = 0; p < P; p++)
-      if (!(m >> p & 1) && (o->max == PD_IR_INF || n < o->max))
-        acc = pd_ir_alt2(ir, acc, pd_ir_seq(ir, (uint32_t[]){sep, elems[p], pd_ir_ref(ir, first + (m | 1u << p))}, 3));
-    pd_ir_rule_define(ir, first + m, acc);
-  }
-  uint32_t acc = extras ? pd_ir_seq2(ir, extra, pd_ir_ref(ir, first)) : pd_ir_nothing(ir);
-  for (uint32_t p = 0; p < P && !st && o->max != 0; p++)
-    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, elems[p], pd_ir_ref(ir, first + (1u << p))));
-  pd__free(ir->alloc, elems);
+  a.first = (uint32_t)ir->rules.len;
+  a.sep = pd_sc_item_sep(sc, o->depth);
+  size_t count = ((size_t)1 << a.P) * (a.cap + 1);
+  for (size_t k = 0; k < count && !st; k++) pd_ir_rule_fresh(ir, "oa");
+  for (uint32_t m = 0; m < (1u << a.P) && !st && !ir->oom; m++)
+    for (uint32_t e = 0; e <= a.cap; e++) pd__anyo_rule(o, &a, m, e);
+  uint32_t acc = a.extras ? pd_ir_seq2(ir, a.extra, pd__anyo_ref(o, &a, 0, 1)) : pd_ir_nothing(ir);
+  for (uint32_t p = 0; p < a.P && !st; p++)
+    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, a.elems[p], pd__anyo_ref(o, &a, 1u << p, 0)));
+  pd__free(ir->alloc, a.elems);
   *start = acc;
   return st ? st : pd_sc_ir_status(sc);
 }
@@ -289,36 +405,210 @@ static bool pd__empty_ok(const pd__obj *o) {
   return o->min == 0;
 }
 
+/* A pattern every string matches: no anchors, and it matches "" (a search). */
+static pd_status pd__universal(pd__obj *o, uint32_t pat, bool *yes) {
+  const char *p = pd_json_str(&o->sc->doc, pat);
+  *yes = false;
+  if (memchr(p, '^', pd_json_at(&o->sc->doc, pat)->n) ||
+      memchr(p, '$', pd_json_at(&o->sc->doc, pat)->n))
+    return PD_OK;
+  return pd_sc_pattern_test(o->sc, pat, "", 0, yes);
+}
+
+/* patternProperties, exact in two forms: a pattern every key matches (its
+ * schema then applies to every value), or a closed object (additionalProperties
+ * false) whose extra keys are exactly the pattern's strings, none declared.
+ * A pattern whose schema is trivial only exempts keys from additionalProperties,
+ * which changes nothing when there is none. Everything else is refused. */
+static pd_status pd__patterns(pd__obj *o) {
+  pd_sc *sc = o->sc;
+  pd_status st;
+  for (size_t i = 0; i < o->c->n; i++) {
+    uint32_t m = pd_sc_member(sc, o->c, i), pp = pd_json_get(&sc->doc, m, "patternProperties");
+    bool forbid, universal;
+    if (pp == PD_JSON_NONE) continue;
+    if (pd_json_at(&sc->doc, pp)->kind != PD_JSON_OBJECT)
+      return pd_sc_fail(sc, PD_ERR_SEMANTIC, pp, "'patternProperties' must be an object");
+    uint32_t add = pd__additional(o, m, &forbid);
+    bool all_trivial = true;
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, pp); k++)
+      all_trivial = all_trivial && pd__trivial(sc, pd_json_mval(&sc->doc, pp, k));
+    if (all_trivial && add == PD_JSON_NONE && !forbid) continue;
+    if (pd_json_len(&sc->doc, pp) != 1 || o->pat_mode != PD__PAT_NONE)
+      return pd_sc_unsupported(sc, pp, "patternProperties", "several patterns");
+    uint32_t pat = pd_json_mkey(&sc->doc, pp, 0);
+    if ((st = pd__universal(o, pat, &universal))) return st;
+    o->pat_member = m;
+    o->pat_regex = pat;
+    o->pat_schema = pd_json_mval(&sc->doc, pp, 0);
+    if (universal) {
+      o->pat_mode = PD__PAT_UNIVERSAL;
+      continue;
+    }
+    bool closed =
+        forbid || (add != PD_JSON_NONE && pd_json_at(&sc->doc, add)->kind == PD_JSON_FALSE);
+    if (!closed) return pd_sc_unsupported(sc, pp, "patternProperties", "keys outside the pattern");
+    o->pat_mode = PD__PAT_RESTRICTED;
+  }
+  return PD_OK;
+}
+
+/* In the closed form no declared name may match the pattern (extra keys are
+ * the pattern's strings, which must exclude them). Called once names are known. */
+static pd_status pd__patterns_check(pd__obj *o) {
+  if (o->pat_mode != PD__PAT_RESTRICTED) return PD_OK;
+  for (size_t i = 0; i < o->props.len; i++) {
+    uint32_t nm = o->props.data[i].name;
+    bool match;
+    pd_status st = pd_sc_pattern_test(o->sc, o->pat_regex, pd_json_str(&o->sc->doc, nm),
+                                      pd_json_at(&o->sc->doc, nm)->n, &match);
+    if (st) return st;
+    if (match) {
+      o->pat_mode = PD__PAT_NONE;
+      return pd_sc_unsupported(o->sc, o->pat_regex, "patternProperties", "a declared name matches");
+    }
+  }
+  return PD_OK;
+}
+
+/* The key of an additional member. */
+static pd_status pd__extra_key(pd__obj *o, uint32_t *key) {
+  if (o->pat_mode == PD__PAT_RESTRICTED) return pd_sc_pattern_key(o->sc, o->pat_regex, key);
+  if (o->names_schema != PD_JSON_NONE) { /* no declared names: keys are N's strings */
+    size_t off = o->sc->pool.len;
+    if (!pd_array_push(o->sc->ir.alloc, &o->sc->pool, PD_SC_ENTRY(o->names_schema, 0)))
+      return pd__nomem(o->sc->err);
+    return pd_sc_compile(o->sc, off, 1, PD_SC_STR, 0, key);
+  }
+  pd_ir *ir = &o->sc->ir;
+  uint32_t *names = pd__malloc(ir->alloc, (o->props.len + 1) * sizeof *names);
+  if (!names) return pd__nomem(o->sc->err);
+  for (size_t i = 0; i < o->props.len; i++) names[i] = o->props.data[i].name;
+  *key = pd_sc_string_not_in(o->sc, names, o->props.len);
+  pd__free(ir->alloc, names);
+  return pd_sc_ir_status(o->sc);
+}
+
+/* dependentRequired, and draft-07 "dependencies" with array values; the
+ * schema form of "dependencies" is refused. Every key involved is declared. */
+static pd_status pd__dependencies(pd__obj *o) {
+  pd_sc *sc = o->sc;
+  static const char *const kws[2] = {"dependentRequired", "dependencies"};
+  pd_status st;
+  for (size_t i = 0; i < o->c->n; i++)
+    for (int k = 0; k < 2; k++) {
+      uint32_t d = pd_sc_kw(sc, o->c, i, kws[k]);
+      if (d == PD_JSON_NONE) continue;
+      if (pd_json_at(&sc->doc, d)->kind != PD_JSON_OBJECT)
+        return pd_sc_fail(sc, PD_ERR_SEMANTIC, d, "'%s' must be an object", kws[k]);
+      for (uint32_t j = 0; j < pd_json_len(&sc->doc, d); j++) {
+        uint32_t key = pd_json_mkey(&sc->doc, d, j), v = pd_json_mval(&sc->doc, d, j);
+        if (pd_json_at(&sc->doc, v)->kind != PD_JSON_ARRAY) {
+          if ((st = pd_sc_unsupported(sc, v, "dependentSchemas", "schema dependencies"))) return st;
+          continue;
+        }
+        if ((st = pd__declare(o, key, false))) return st;
+        for (uint32_t q = 0; q < pd_json_len(&sc->doc, v); q++) {
+          uint32_t nm = pd_json_elem(&sc->doc, v, q);
+          if (pd_json_at(&sc->doc, nm)->kind != PD_JSON_STRING)
+            return pd_sc_fail(sc, PD_ERR_SEMANTIC, nm, "dependencies must list strings");
+          if ((st = pd__declare(o, nm, false))) return st;
+        }
+        pd__dep dep = {key, v};
+        if (!pd_array_push(sc->ir.alloc, &o->deps, dep)) return pd__nomem(sc->err);
+      }
+    }
+  return PD_OK;
+}
+
+static pd__prop *pd__prop_of(pd__obj *o, uint32_t name) {
+  for (size_t i = 0; i < o->props.len; i++)
+    if (pd__same_name(o->sc, o->props.data[i].name, name)) return &o->props.data[i];
+  return NULL;
+}
+
+/* Flags for dependency case mask: bit j set = key j present with its names. */
+static void pd__dep_case(pd__obj *o, uint32_t mask) {
+  for (size_t i = 0; i < o->props.len; i++) {
+    o->props.data[i].required = o->props.data[i].base_required;
+    o->props.data[i].forbidden = false;
+  }
+  for (size_t j = 0; j < o->deps.len; j++) {
+    pd__prop *k = pd__prop_of(o, o->deps.data[j].key);
+    if (!(mask >> j & 1)) {
+      k->forbidden = true;
+      continue;
+    }
+    k->required = true;
+    uint32_t v = o->deps.data[j].names;
+    for (uint32_t q = 0; q < pd_json_len(&o->sc->doc, v); q++)
+      pd__prop_of(o, pd_json_elem(&o->sc->doc, v, q))->required = true;
+  }
+}
+
+/* object = "{" members "}" for the current property flags. */
+static pd_status pd__one_object(pd__obj *o, uint32_t *node) {
+  pd_sc *sc = o->sc;
+  pd_ir *ir = &sc->ir;
+  pd_status st;
+  pd__chain ch = {.cap = pd__cap(o)};
+  uint32_t start;
+  if (sc->opts.any_order) {
+    if ((st = pd__any_order(o, &start))) return st;
+  } else {
+    if ((st = pd__rules(o, &ch)) || (st = pd__chain_build(o, &ch))) return st;
+    start = pd_ir_ref(ir, pd__at(&ch, ch.first_f, 0, 0));
+  }
+  uint32_t open = pd_ir_bytes(ir, "{", 1), close = pd_ir_bytes(ir, "}", 1);
+  uint32_t full = pd_ir_seq(
+      ir,
+      (uint32_t[]){open, pd_sc_open_ws(sc, o->depth), start, pd_sc_close_ws(sc, o->depth), close},
+      5);
+  if (pd__empty_ok(o))
+    full = pd_ir_alt2(ir, full, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));
+  *node = full;
+  return pd_sc_ir_status(sc);
+}
+
+#define PD__MAX_DEPS 6u
+
 pd_status pd_sc_object(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node) {
   pd__obj o = {.sc = sc, .c = c, .depth = depth};
   pd_ir *ir = &sc->ir;
   pd_status st;
-  if ((st = pd__refuse(&o)) || (st = pd_sc_bound(sc, c, "minProperties", false, &o.min)) ||
-      (st = pd_sc_bound(sc, c, "maxProperties", true, &o.max)) || (st = pd__collect(&o)))
+  o.names_schema = PD_JSON_NONE;
+  if ((st = pd__unevaluated(&o)) ||
+      (st = pd_sc_bound(sc, c, "minProperties", false, &o.min)) ||
+      (st = pd_sc_bound(sc, c, "maxProperties", true, &o.max)) || (st = pd__patterns(&o)) ||
+      (st = pd__collect(&o)) || (st = pd__dependencies(&o)) || (st = pd__patterns_check(&o)) ||
+      (st = pd__property_names(&o)))
     goto out;
-  pd__chain ch = {.cap = pd__cap(&o)};
-  if (ch.cap > 64) {
+  if (pd__cap(&o) > 64) {
     st = pd_sc_unsupported(sc, pd_sc_kw(sc, c, 0, "minProperties"), "minProperties",
                            "member counts above 64");
     if (st) goto out;
     o.min = 0;
     o.max = PD_IR_INF;
-    ch.cap = 0;
   }
-  uint32_t start;
-  if (sc->opts.any_order) {
-    if ((st = pd__any_order(&o, &start))) goto out;
-  } else {
-    if ((st = pd__rules(&o, &ch)) || (st = pd__chain_build(&o, &ch))) goto out;
-    start = pd_ir_ref(ir, pd__at(&ch, ch.first_f, 0, 0));
+  if (o.deps.len > PD__MAX_DEPS) {
+    st = pd_sc_unsupported(sc, pd_sc_kw(sc, c, 0, "dependentRequired"), "dependentRequired",
+                           "more than 6 dependencies");
+    if (st) goto out;
+    o.deps.len = 0;
   }
-  uint32_t open = pd_ir_bytes(ir, "{", 1), close = pd_ir_bytes(ir, "}", 1);
-  uint32_t full = pd_ir_seq(ir, (uint32_t[]){open, pd_sc_open_ws(sc, depth), start,
-                                             pd_sc_close_ws(sc, depth), close}, 5);
-  if (pd__empty_ok(&o)) full = pd_ir_alt2(ir, full, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));
-  *node = full;
-  st = pd_sc_ir_status(sc);
+  for (size_t i = 0; i < o.props.len; i++) o.props.data[i].base_required = o.props.data[i].required;
+  uint32_t acc = pd_ir_nothing(ir);
+  for (uint32_t mask = 0; mask < (1u << o.deps.len) && !st; mask++) {
+    uint32_t one;
+    pd__dep_case(&o, mask);
+    if (!(st = pd__one_object(&o, &one))) acc = pd_ir_alt2(ir, acc, one);
+  }
+  *node = acc;
+  if (!st) st = pd_sc_ir_status(sc);
 out:
+  for (size_t i = 0; i < o.unevals.len; i++) pd__free(ir->alloc, o.unevals.data[i].reach);
+  pd_array_free(ir->alloc, &o.unevals);
+  pd_array_free(ir->alloc, &o.deps);
   pd_array_free(ir->alloc, &o.props);
   return st;
 }

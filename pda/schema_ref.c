@@ -51,7 +51,8 @@ static uint32_t pd__follow(pd_sc *sc, uint32_t at, const char *p, size_t n, char
     if (node->kind == PD_JSON_OBJECT) {
       for (uint32_t k = pd_json_len(&sc->doc, at); k-- > 0;) {
         uint32_t key = pd_json_mkey(&sc->doc, at, k);
-        if (pd_json_at(&sc->doc, key)->n == len && memcmp(pd_json_str(&sc->doc, key), buf, len) == 0) {
+        if (pd_json_at(&sc->doc, key)->n == len &&
+            memcmp(pd_json_str(&sc->doc, key), buf, len) == 0) {
           next = pd_json_mval(&sc->doc, at, k);
           break;
         }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "pda/grammar.h"
 #include "pda/regex.h"
 #include "pda/schema_ctx.h"
 
@@ -119,7 +120,8 @@ uint32_t pd_sc_jchar(pd_ir *ir, const uint32_t *pairs, size_t n, void *ud) {
   for (size_t i = 0; i < n; i++) {
     uint32_t lo = pairs[2 * i], hi = pairs[2 * i + 1];
     if (lo <= 0xFFFF) acc = pd_ir_alt2(ir, acc, pd__u_escape(ir, lo, hi < 0xFFFF ? hi : 0xFFFF));
-    if (hi >= 0x10000) acc = pd_ir_alt2(ir, acc, pd__pair_range(ir, lo < 0x10000 ? 0x10000 : lo, hi));
+    if (hi >= 0x10000)
+      acc = pd_ir_alt2(ir, acc, pd__pair_range(ir, lo < 0x10000 ? 0x10000 : lo, hi));
   }
   return acc;
 }
@@ -202,8 +204,10 @@ static uint32_t pd__not_in(pd_sc *sc, const pd__name *names, size_t n, size_t p)
   uint32_t q = pd_ir_bytes(ir, "\"", 1), acc = pd_ir_nothing(ir);
   size_t i = 0;
   if (n == 0) return pd_ir_seq2(ir, pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF), q);
-  if (names[0].n == p) i = 1; /* the prefix itself is a name: it may not end here */
-  else acc = q;
+  if (names[0].n == p)
+    i = 1; /* the prefix itself is a name: it may not end here */
+  else
+    acc = q;
   uint32_t *seen = pd__malloc(ir->alloc, (n + 1) * 2 * sizeof *seen);
   if (!seen) {
     ir->oom = true;
@@ -216,7 +220,8 @@ static uint32_t pd__not_in(pd_sc *sc, const pd__name *names, size_t n, size_t p)
     while (j < n && names[j].n >= p + k && memcmp(names[j].s + p, names[i].s + p, k) == 0) j++;
     seen[2 * m] = seen[2 * m + 1] = c;
     m++;
-    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd__one(sc, c), pd__not_in(sc, names + i, j - i, p + k)));
+    acc = pd_ir_alt2(ir, acc,
+                     pd_ir_seq2(ir, pd__one(sc, c), pd__not_in(sc, names + i, j - i, p + k)));
     i = j;
   }
   /* a character no name continues with: any rest */
@@ -252,8 +257,8 @@ static uint32_t pd__not_in(pd_sc *sc, const pd__name *names, size_t n, size_t p)
         if (lo <= hi) fixed[2 * w] = lo, fixed[2 * w + 1] = hi, w++;
       }
       if (w)
-        acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd_sc_jchar(ir, fixed, w, NULL),
-                                             pd__not_in(sc, NULL, 0, 0)));
+        acc = pd_ir_alt2(
+            ir, acc, pd_ir_seq2(ir, pd_sc_jchar(ir, fixed, w, NULL), pd__not_in(sc, NULL, 0, 0)));
       pd__free(ir->alloc, fixed);
     } else {
       ir->oom = true;
@@ -292,17 +297,54 @@ typedef struct pd__format {
 } pd__format;
 
 #define PD__D2 "[0-9]{2}"
-#define PD__TIME                                                               \
+#define PD__TIME \
   "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?([zZ]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
-#define PD__DATE                                                                        \
+#define PD__DATE                                                                            \
   "([0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|" \
-  "02-(0[1-9]|1[0-9]|2[0-8]))|([0-9]{2}(0[48]|[2468][048]|[13579][26])|"                \
+  "02-(0[1-9]|1[0-9]|2[0-8]))|([0-9]{2}(0[48]|[2468][048]|[13579][26])|"                    \
   "([02468][048]|[13579][26])00)-02-29)"
 #define PD__DUR_TIME "T([0-9]+H([0-9]+M([0-9]+S)?)?|[0-9]+M([0-9]+S)?|[0-9]+S)"
 #define PD__H16 "[0-9a-fA-F]{1,4}"
 #define PD__OCTET "(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
 #define PD__IPV4 PD__OCTET "\\." PD__OCTET "\\." PD__OCTET "\\." PD__OCTET
 #define PD__LS32 "(" PD__H16 ":" PD__H16 "|" PD__IPV4 ")"
+
+#define PD__IPV6                                                                                  \
+  "((" PD__H16 ":){6}" PD__LS32 "|::(" PD__H16 ":){5}" PD__LS32 "|(" PD__H16 ")?::(" PD__H16      \
+  ":){4}" PD__LS32 "|((" PD__H16 ":){0,1}" PD__H16 ")?::(" PD__H16 ":){3}" PD__LS32 "|((" PD__H16 \
+  ":){0,2}" PD__H16 ")?::(" PD__H16 ":){2}" PD__LS32 "|((" PD__H16 ":){0,3}" PD__H16              \
+  ")?::" PD__H16 ":" PD__LS32 "|((" PD__H16 ":){0,4}" PD__H16 ")?::" PD__LS32 "|((" PD__H16       \
+  ":){0,5}" PD__H16 ")?::" PD__H16 "|((" PD__H16 ":){0,6}" PD__H16 ")?::)"
+/* RFC 3986, appendix A */
+#define PD__PCT "%[0-9A-Fa-f]{2}"
+#define PD__UNRES_SUB "-A-Za-z0-9._~!$&'()*+,;="
+#define PD__PCHAR "([" PD__UNRES_SUB ":@]|" PD__PCT ")"
+#define PD__AUTHORITY                                                                        \
+  "(([" PD__UNRES_SUB ":]|" PD__PCT ")*@)?(\\[(" PD__IPV6 "|v[0-9A-Fa-f]+\\.[" PD__UNRES_SUB \
+  ":]+)\\]|([" PD__UNRES_SUB "]|" PD__PCT ")*)(:[0-9]*)?"
+#define PD__QUERY_FRAG "(\\?(" PD__PCHAR "|[/?])*)?(#(" PD__PCHAR "|[/?])*)?"
+#define PD__SEGMENTS "(/" PD__PCHAR "*)*"
+#define PD__URI                                                                             \
+  "[A-Za-z][A-Za-z0-9+.-]*:(//" PD__AUTHORITY PD__SEGMENTS "|/(" PD__PCHAR "+" PD__SEGMENTS \
+  ")?|" PD__PCHAR "+" PD__SEGMENTS ")?" PD__QUERY_FRAG
+#define PD__RELATIVE                                                                      \
+  "(//" PD__AUTHORITY PD__SEGMENTS "|/(" PD__PCHAR "+" PD__SEGMENTS ")?|([" PD__UNRES_SUB \
+  "@]|" PD__PCT ")+" PD__SEGMENTS ")?" PD__QUERY_FRAG
+/* RFC 6570 (with the errata that let "'" be a literal); ucschar and iprivate
+ * above the BMP: planes 1-13 and 15-16 less their last two code points, and
+ * plane 14 from E1000. */
+#define PD__UCS_HIGH                                                                     \
+  "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}" \
+  "\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" \
+  "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}" \
+  "\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" \
+  "\\u{D0000}-\\u{DFFFD}" \
+  "\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}"
+#define PD__VARCHAR "([A-Za-z0-9_]|" PD__PCT ")"
+#define PD__VARSPEC PD__VARCHAR "(\\.?" PD__VARCHAR ")*(:[1-9][0-9]{0,3}|\\*)?"
+#define PD__URI_TEMPLATE                                                              \
+  "([!#$&'()*+,./0-9:;=?@A-Z\\[\\]_a-z~\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" \
+  PD__UCS_HIGH "]|" PD__PCT "|\\{[+#./;?&=,!@|]?" PD__VARSPEC "(," PD__VARSPEC ")*\\})*"
 
 static const pd__format pd__formats[] = {
     {"date", PD__DATE},
@@ -312,23 +354,18 @@ static const pd__format pd__formats[] = {
                  ")?|" PD__DUR_TIME "|[0-9]+W)"},
     {"uuid", "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"},
     {"ipv4", PD__IPV4},
-    {"ipv6", "((" PD__H16 ":){6}" PD__LS32 "|::(" PD__H16 ":){5}" PD__LS32 "|(" PD__H16
-             ")?::(" PD__H16 ":){4}" PD__LS32 "|((" PD__H16 ":){0,1}" PD__H16 ")?::(" PD__H16
-             ":){3}" PD__LS32 "|((" PD__H16 ":){0,2}" PD__H16 ")?::(" PD__H16 ":){2}" PD__LS32
-             "|((" PD__H16 ":){0,3}" PD__H16 ")?::" PD__H16 ":" PD__LS32 "|((" PD__H16
-             ":){0,4}" PD__H16 ")?::" PD__LS32 "|((" PD__H16 ":){0,5}" PD__H16 ")?::" PD__H16
-             "|((" PD__H16 ":){0,6}" PD__H16 ")?::)"},
+    {"ipv6", PD__IPV6},
+    {"uri", PD__URI},
+    {"uri-reference", "(" PD__URI "|" PD__RELATIVE ")"},
+    {"uri-template", PD__URI_TEMPLATE},
     {"json-pointer", "(/([^~/]|~[01])*)*"},
     {"relative-json-pointer", "(0|[1-9][0-9]*)(#|(/([^~/]|~[01])*)*)"},
     {"email", NULL},
     {"idn-email", NULL},
     {"hostname", NULL},
     {"idn-hostname", NULL},
-    {"uri", NULL},
-    {"uri-reference", NULL},
     {"iri", NULL},
     {"iri-reference", NULL},
-    {"uri-template", NULL},
     {"regex", NULL},
 };
 
@@ -358,6 +395,60 @@ static pd_status pd__regex(pd_sc *sc, uint32_t at, const char *re, size_t len, b
   return PD_OK;
 }
 
+pd_status pd_sc_pattern_key(pd_sc *sc, uint32_t pattern, uint32_t *node) {
+  uint32_t inner;
+  pd_status st = pd__regex(sc, pattern, pd_json_str(&sc->doc, pattern),
+                           pd_json_at(&sc->doc, pattern)->n, true, &inner);
+  if (st) return st;
+  *node = pd__quoted(sc, inner);
+  return pd_sc_ir_status(sc);
+}
+
+/* Runs the compiled search grammar of the pattern over s. */
+static pd_status pd__pattern_run(pd_sc *sc, pd_ir *ir, const char *s, size_t n, bool *match) {
+  pd_grammar *g = NULL;
+  pd_matcher *m = NULL;
+  pd_error e;
+  pd_status st = pd_grammar_from_ir(ir, NULL, &sc->opts, &g, &e);
+  *match = false;
+  if (st == PD_ERR_SEMANTIC) return PD_OK; /* a pattern matching nothing */
+  if (st)
+    return st == PD_ERR_NOMEM ? pd__nomem(sc->err)
+                              : pd__fail(sc->err, st, "pattern: %s", e.message);
+  if ((st = pd_matcher_new(g, &m, NULL))) {
+    pd_grammar_free(g);
+    return pd__nomem(sc->err);
+  }
+  *match = pd_matcher_accept_bytes(m, (const uint8_t *)s, n, NULL, NULL) == PD_OK &&
+           pd_matcher_is_accepting(m);
+  pd_matcher_free(m);
+  pd_grammar_free(g);
+  return PD_OK;
+}
+
+pd_status pd_sc_pattern_test(pd_sc *sc, uint32_t pattern, const char *s, size_t n, bool *match) {
+  pd_ir ir;
+  pd_ir_init(&ir, sc->ir.alloc);
+  uint32_t node, root;
+  pd_error e;
+  pd_status st = pd_regex_to_ir(&ir, pd_json_str(&sc->doc, pattern),
+                                pd_json_at(&sc->doc, pattern)->n, NULL, true, &sc->opts, &node, &e);
+  if (st == PD_ERR_NOMEM)
+    st = pd__nomem(sc->err);
+  else if (st == PD_ERR_UNSUPPORTED)
+    st = pd_sc_unsupported(sc, pattern, "patternProperties", e.message), *match = false;
+  else if (st)
+    st = pd_sc_fail(sc, st, pattern, "pattern: %s", e.message);
+  else {
+    root = pd_ir_rule_named(&ir, "root", 4);
+    pd_ir_rule_define(&ir, root, node);
+    ir.root = root;
+    st = ir.oom ? pd__nomem(sc->err) : pd__pattern_run(sc, &ir, s, n, match);
+  }
+  pd_ir_free(&ir);
+  return st;
+}
+
 /* Collects the one pattern / format regex of the conj (more than one distinct
  * is refused: regular languages cannot be intersected here). */
 static pd_status pd__string_regex(pd_sc *sc, const pd_sc_conj *c, uint32_t *at, bool *search) {
@@ -367,8 +458,7 @@ static pd_status pd__string_regex(pd_sc *sc, const pd_sc_conj *c, uint32_t *at, 
     uint32_t p = pd_sc_kw(sc, c, i, "pattern"), f = pd_sc_kw(sc, c, i, "format");
     bool refused;
     if (f != PD_JSON_NONE && pd__format_regex(sc, f, &refused) == NULL) {
-      if (refused && (st = pd_sc_unsupported(sc, f, "format", "format not implemented")))
-        return st;
+      if (refused && (st = pd_sc_unsupported(sc, f, "format", "format not implemented"))) return st;
       f = PD_JSON_NONE;
     }
     uint32_t found[2] = {p, f};
@@ -415,7 +505,9 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
   if (min > sc->opts.max_repeat || (max != PD_IR_INF && max > sc->opts.max_repeat))
     return pd__fail(sc->err, PD_ERR_LIMIT, "string length bound over max_repeat (%u)",
                     sc->opts.max_repeat);
-  if (min == 0 && max == PD_IR_INF) *node = pd_sc_any_string(sc);
-  else *node = pd__quoted(sc, pd_ir_repeat(&sc->ir, pd__char(sc), min, max));
+  if (min == 0 && max == PD_IR_INF)
+    *node = pd_sc_any_string(sc);
+  else
+    *node = pd__quoted(sc, pd_ir_repeat(&sc->ir, pd__char(sc), min, max));
   return pd_sc_ir_status(sc);
 }

@@ -75,7 +75,8 @@ pd_status pd_ngram_add(pd_ngram *g, const uint32_t *ids, size_t n, uint32_t eos,
   if (!g || (!ids && n) || g->built) return pd__fail(err, PD_ERR_ARG, "bad n-gram training call");
   size_t total = g->order - 1 + n + (eos != PD_NGRAM_NO_EOS);
   for (size_t i = 0; i < n; i++)
-    if (ids[i] >= g->vocab_size) return pd__fail(err, PD_ERR_ARG, "token id %u out of range", ids[i]);
+    if (ids[i] >= g->vocab_size)
+      return pd__fail(err, PD_ERR_ARG, "token id %u out of range", ids[i]);
   if (eos != PD_NGRAM_NO_EOS && eos >= g->vocab_size)
     return pd__fail(err, PD_ERR_ARG, "eos id %u out of range", eos);
   if (g->stream.len + total >= UINT32_MAX) return pd__fail(err, PD_ERR_LIMIT, "corpus too large");
@@ -104,7 +105,8 @@ static void pd__sort_events(const uint32_t *s, unsigned l, uint32_t *e, uint32_t
     for (size_t lo = 0; lo < n; lo += 2 * w) {
       size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
       size_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) dst[k++] = pd__event_cmp(s, l, src[j], src[i]) < 0 ? src[j++] : src[i++];
+      while (i < mid && j < hi)
+        dst[k++] = pd__event_cmp(s, l, src[j], src[i]) < 0 ? src[j++] : src[i++];
       while (i < mid) dst[k++] = src[i++];
       while (j < hi) dst[k++] = src[j++];
     }

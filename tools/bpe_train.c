@@ -146,8 +146,8 @@ static bt_pair bt_best(const bt *t) {
       bt_count(tab, mask, (uint64_t)t->words[i].sym[j] << 32 | t->words[i].sym[j + 1],
                t->words[i].count);
   for (size_t k = 0; k <= mask; k++)
-    if (tab[k].count > best.count || (tab[k].count == best.count && tab[k].count &&
-                                      tab[k].key < best.key))
+    if (tab[k].count > best.count ||
+        (tab[k].count == best.count && tab[k].count && tab[k].key < best.key))
       best = tab[k];
   free(tab);
   return best;
@@ -178,8 +178,10 @@ static void bt_merge(bt *t, uint32_t l, uint32_t r) {
     bt_word *w = &t->words[i];
     size_t o = 0;
     for (size_t j = 0; j < w->n; j++)
-      if (j + 1 < w->n && w->sym[j] == l && w->sym[j + 1] == r) w->sym[o++] = id, j++;
-      else w->sym[o++] = w->sym[j];
+      if (j + 1 < w->n && w->sym[j] == l && w->sym[j + 1] == r)
+        w->sym[o++] = id, j++;
+      else
+        w->sym[o++] = w->sym[j];
     w->n = o;
   }
 }
@@ -210,19 +212,22 @@ static int bt_write(const bt *t, const char *dir) {
   snprintf(path, sizeof path, "%s/tokenizer.json", dir);
   FILE *f = fopen(path, "wb");
   if (!f) return fprintf(stderr, "bpe_train: cannot write '%s'\n", path), 2;
-  fprintf(f, "{\"version\": \"1.0\", \"truncation\": null, \"padding\": null,\n"
-             " \"added_tokens\": [{\"id\": %zu, \"content\": \"<|endoftext|>\", "
-             "\"single_word\": false, \"lstrip\": false, \"rstrip\": false, "
-             "\"normalized\": false, \"special\": true}],\n \"normalizer\": null,\n"
-             " \"pre_tokenizer\": {\"type\": \"Sequence\", \"pretokenizers\": [{\"type\": "
-             "\"Split\", \"pattern\": {\"Regex\": ", t->n_toks);
+  fprintf(f,
+          "{\"version\": \"1.0\", \"truncation\": null, \"padding\": null,\n"
+          " \"added_tokens\": [{\"id\": %zu, \"content\": \"<|endoftext|>\", "
+          "\"single_word\": false, \"lstrip\": false, \"rstrip\": false, "
+          "\"normalized\": false, \"special\": true}],\n \"normalizer\": null,\n"
+          " \"pre_tokenizer\": {\"type\": \"Sequence\", \"pretokenizers\": [{\"type\": "
+          "\"Split\", \"pattern\": {\"Regex\": ",
+          t->n_toks);
   bt_put_regex(f, pd_pretok_regex(PD_PRETOK_LLAMA3));
-  fprintf(f, "}, \"behavior\": \"Isolated\", \"invert\": false}, {\"type\": \"ByteLevel\", "
-             "\"add_prefix_space\": false, \"trim_offsets\": true, \"use_regex\": false}]},\n"
-             " \"post_processor\": null,\n \"decoder\": {\"type\": \"ByteLevel\", "
-             "\"add_prefix_space\": true, \"trim_offsets\": true, \"use_regex\": true},\n"
-             " \"model\": {\"type\": \"BPE\", \"dropout\": null, \"unk_token\": null, "
-             "\"byte_fallback\": false, \"ignore_merges\": false,\n  \"vocab\": {");
+  fprintf(f,
+          "}, \"behavior\": \"Isolated\", \"invert\": false}, {\"type\": \"ByteLevel\", "
+          "\"add_prefix_space\": false, \"trim_offsets\": true, \"use_regex\": false}]},\n"
+          " \"post_processor\": null,\n \"decoder\": {\"type\": \"ByteLevel\", "
+          "\"add_prefix_space\": true, \"trim_offsets\": true, \"use_regex\": true},\n"
+          " \"model\": {\"type\": \"BPE\", \"dropout\": null, \"unk_token\": null, "
+          "\"byte_fallback\": false, \"ignore_merges\": false,\n  \"vocab\": {");
   for (size_t i = 0; i < t->n_toks; i++) {
     fputs(i ? ",\n   " : "\n   ", f);
     bt_put_token(f, &t->toks[i]);
@@ -241,8 +246,10 @@ static int bt_write(const bt *t, const char *dir) {
   snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
   f = fopen(path, "wb");
   if (!f || bad) return fprintf(stderr, "bpe_train: cannot write '%s'\n", path), 2;
-  fputs("{\"eos_token\": \"<|endoftext|>\", \"bos_token\": null, "
-        "\"tokenizer_class\": \"PreTrainedTokenizerFast\"}\n", f);
+  fputs(
+      "{\"eos_token\": \"<|endoftext|>\", \"bos_token\": null, "
+      "\"tokenizer_class\": \"PreTrainedTokenizerFast\"}\n",
+      f);
   return fclose(f) ? 2 : 0;
 }
 
@@ -251,9 +258,12 @@ int main(int argc, char **argv) {
   long n_merges = 2800;
   int first = 1;
   for (; first < argc && argv[first][0] == '-' && first + 1 < argc; first += 2)
-    if (!strcmp(argv[first], "--out")) out = argv[first + 1];
-    else if (!strcmp(argv[first], "--merges")) n_merges = strtol(argv[first + 1], NULL, 10);
-    else break;
+    if (!strcmp(argv[first], "--out"))
+      out = argv[first + 1];
+    else if (!strcmp(argv[first], "--merges"))
+      n_merges = strtol(argv[first + 1], NULL, 10);
+    else
+      break;
   if (!out || first >= argc || n_merges < 0) {
     fprintf(stderr, "usage: bpe_train --out DIR [--merges N] FILE...\n");
     return 2;
@@ -271,8 +281,9 @@ int main(int argc, char **argv) {
     bt_merge(&t, (uint32_t)(p.key >> 32), (uint32_t)p.key);
   }
   if (!rc) rc = bt_write(&t, out);
-  if (!rc) printf("bpe_train: %zu words, %zu merges, %zu tokens + 1 special\n", t.n_words,
-                  t.n_merges, t.n_toks);
+  if (!rc)
+    printf("bpe_train: %zu words, %zu merges, %zu tokens + 1 special\n", t.n_words, t.n_merges,
+           t.n_toks);
   for (size_t i = 0; i < t.n_words; i++) free(t.words[i].sym);
   for (size_t i = 0; i < t.n_toks; i++) free(t.toks[i].bytes);
   free(t.words);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""gen_unicode.py - writes masks/unicode_tables.c: the Unicode character classes the
-pre-tokenizer patterns test (\\p{Lu} \\p{Ll} \\p{Lt} \\p{Lm} \\p{Lo} \\p{M} \\p{N} \\s),
-as sorted ranges of code points, from Python's unicodedata.
+"""gen_unicode.py - writes masks/unicode_tables.c from Python's unicodedata: the
+Unicode character classes the pre-tokenizer patterns test (\\p{Lu} \\p{Ll} \\p{Lt}
+\\p{Lm} \\p{Lo} \\p{M} \\p{N} \\s) as sorted ranges of code points, and the tables
+of NFC normalization (combining classes, canonical decompositions, primary
+compositions; Hangul syllables are computed, not listed).
 
     python3 tools/gen_unicode.py > masks/unicode_tables.c
 """
@@ -40,6 +42,59 @@ def ranges():
     return out
 
 
+def nfc_tables():
+    """(ccc ranges, decompositions, compositions) for NFC."""
+    ccc, decomp, comp = [], [], []
+    for cp in range(0x110000):
+        if 0xAC00 <= cp <= 0xD7A3 or 0xD800 <= cp <= 0xDFFF:
+            continue
+        ch = chr(cp)
+        c = unicodedata.combining(ch)
+        if c:
+            if ccc and ccc[-1][1] == cp - 1 and ccc[-1][2] == c:
+                ccc[-1] = (ccc[-1][0], cp, c)
+            else:
+                ccc.append((cp, cp, c))
+        nfd = unicodedata.normalize('NFD', ch)
+        if nfd != ch:
+            decomp.append((cp, [ord(x) for x in nfd]))
+        d = unicodedata.decomposition(ch)
+        if d and not d.startswith('<'):
+            parts = [int(x, 16) for x in d.split()]
+            # a primary composite: a canonical pair that NFC recomposes
+            if len(parts) == 2 and unicodedata.normalize('NFC', ch) == ch:
+                comp.append((parts[0], parts[1], cp))
+    comp.sort()
+    return ccc, decomp, comp
+
+
+def write_nfc(w):
+    ccc, decomp, comp = nfc_tables()
+    w('\n/* Canonical combining classes: ranges [lo, hi] of one class; others are 0. */\n')
+    w('const pd_unicode_range pd_unicode_ccc[] = {\n')
+    for lo, hi, c in ccc:
+        w('  {0x%X, 0x%X, %d},\n' % (lo, hi, c))
+    w('};\nconst size_t pd_unicode_n_ccc = %d;\n' % len(ccc))
+    w('\n/* Full canonical decompositions: code point cp becomes\n')
+    w(' * pd_unicode_decomp_pool[off .. off + len), sorted by cp. */\n')
+    w('const pd_unicode_decomp pd_unicode_decomps[] = {\n')
+    pool, off = [], 0
+    for cp, seq in decomp:
+        w('  {0x%X, %d, %d},\n' % (cp, off, len(seq)))
+        pool += seq
+        off += len(seq)
+    w('};\nconst size_t pd_unicode_n_decomps = %d;\n' % len(decomp))
+    w('const uint32_t pd_unicode_decomp_pool[] = {\n')
+    for i in range(0, len(pool), 8):
+        w('  ' + ', '.join('0x%X' % x for x in pool[i:i + 8]) + ',\n')
+    w('};\n')
+    w('\n/* Primary compositions: first + second -> composite, sorted by (first, second). */\n')
+    w('const pd_unicode_comp pd_unicode_comps[] = {\n')
+    for a, b, c in comp:
+        w('  {0x%X, 0x%X, 0x%X},\n' % (a, b, c))
+    w('};\nconst size_t pd_unicode_n_comps = %d;\n' % len(comp))
+
+
 def main():
     rs = ranges()
     w = sys.stdout.write
@@ -53,6 +108,7 @@ def main():
         w('  {0x%X, 0x%X, %s},\n' % (lo, hi, c))
     w('};\n')
     w('const size_t pd_unicode_n_ranges = %d;\n' % len(rs))
+    write_nfc(w)
 
 
 if __name__ == '__main__':

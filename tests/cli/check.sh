@@ -30,13 +30,18 @@ input="1+a";    expect bad-byte-prefix "reject at byte 2" 1 -- --grammar "$g" --
 input="";       expect empty "reject at byte 0" 1 -- --grammar "$g"
 printf '12+4' >"$tmp/in"
 input="";       expect input-file "accept" 0 -- --grammar "$g" --input "$tmp/in"
-input="";       expect batch "$(printf 'accept\nreject at byte 2\nreject at byte 0\nreject at byte 0\nreject at byte 1')" 0 -- --grammar "$g" --batch "$data/batch.txt"
-input="1+";     expect batch-prefix "$(printf 'accept\naccept\nreject at byte 0\naccept\nreject at byte 1')" 0 -- --grammar "$g" --prefix --batch "$data/batch.txt"
+want=$(printf 'accept\nreject at byte 2\nreject at byte 0\nreject at byte 0\nreject at byte 1')
+input="";       expect batch "$want" 0 -- --grammar "$g" --batch "$data/batch.txt"
+want=$(printf 'accept\naccept\nreject at byte 0\naccept\nreject at byte 1')
+input="1+";     expect batch-prefix "$want" 0 -- --grammar "$g" --prefix --batch "$data/batch.txt"
 
 # errors: exit 2 with "error:" on stderr, line:column for grammar errors
 input="a"
 expect undefined "" 2 -- --grammar "$data/undefined.gbnf"
-grep -q '^error: .*:1:[0-9]*:' "$tmp/err" || { echo "FAIL undefined: no line:column: $(cat "$tmp/err")"; fails=$((fails + 1)); }
+if ! grep -q '^error: .*:1:[0-9]*:' "$tmp/err"; then
+  echo "FAIL undefined: no line:column: $(cat "$tmp/err")"
+  fails=$((fails + 1))
+fi
 expect no-source "" 2 -- --prefix
 expect two-sources "" 2 -- --grammar "$g" --regex a
 expect unknown-arg "" 2 -- --grammar "$g" --frobnicate

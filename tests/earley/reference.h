@@ -23,9 +23,9 @@ typedef struct pdr {
   const pd_ir *ir;
   const uint8_t *in;
   int n;
-  uint64_t *pos;  /* [rule * (n + 1) + i] */
-  uint8_t *end;   /* same index */
-  uint8_t *prod;  /* [rule]: derives some finite string */
+  uint64_t *pos; /* [rule * (n + 1) + i] */
+  uint8_t *end;  /* same index */
+  uint8_t *prod; /* [rule]: derives some finite string */
   bool changed;
 } pdr;
 
@@ -36,11 +36,15 @@ typedef struct pdr_res {
 
 /* Strict UTF-8: length of the code point at in[i..n) and its value; 0 when
  * invalid; -k when the k bytes present are a valid but unfinished prefix. */
-static int pdr_decode(const uint8_t *in, int i, int n, uint32_t *lo, uint32_t *hi) {
+static inline int pdr_decode(const uint8_t *in, int i, int n, uint32_t *lo, uint32_t *hi) {
   static const uint32_t min_cp[5] = {0, 0, 0x80, 0x800, 0x10000};
   static const uint32_t max_cp[5] = {0, 0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
   uint8_t b = in[i];
-  int len = b < 0x80 ? 1 : b >= 0xC0 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF8 ? 4 : 0;
+  int len = b < 0x80                ? 1
+            : b >= 0xC0 && b < 0xE0 ? 2
+            : b >= 0xE0 && b < 0xF0 ? 3
+            : b >= 0xF0 && b < 0xF8 ? 4
+                                    : 0;
   if (!len) return 0;
   uint32_t v = len == 1 ? b : (uint32_t)(b & (0x7F >> len));
   int k = 1;
@@ -59,7 +63,7 @@ static int pdr_decode(const uint8_t *in, int i, int n, uint32_t *lo, uint32_t *h
   return missing ? -k : len;
 }
 
-static bool pdr_class_meets(const pd_ir *ir, const pd_ir_node *nd, uint32_t a, uint32_t z) {
+static inline bool pdr_class_meets(const pd_ir *ir, const pd_ir_node *nd, uint32_t a, uint32_t z) {
   for (uint32_t k = 0; k < nd->n; k++) {
     uint32_t lo = ir->ranges.data[nd->off + 2 * k], hi = ir->ranges.data[nd->off + 2 * k + 1];
     if (lo <= z && a <= hi) {
@@ -71,7 +75,7 @@ static bool pdr_class_meets(const pd_ir *ir, const pd_ir_node *nd, uint32_t a, u
   return false;
 }
 
-static bool pdr_node_prod(const pdr *r, uint32_t node) {
+static inline bool pdr_node_prod(const pdr *r, uint32_t node) {
   const pd_ir_node *nd = pd_ir_at(r->ir, node);
   switch ((pd_ir_kind)nd->kind) {
     case PD_IR_NOTHING: return false;
@@ -90,10 +94,10 @@ static bool pdr_node_prod(const pdr *r, uint32_t node) {
   }
 }
 
-static pdr_res pdr_eval(pdr *r, uint32_t node, int i);
+static inline pdr_res pdr_eval(pdr *r, uint32_t node, int i);
 
 /* One more copy of node from every position in s. */
-static pdr_res pdr_step(pdr *r, uint32_t node, uint64_t s) {
+static inline pdr_res pdr_step(pdr *r, uint32_t node, uint64_t s) {
   pdr_res out = {0, false};
   for (int j = 0; j <= r->n; j++) {
     if (!(s >> j & 1)) continue;
@@ -106,7 +110,7 @@ static pdr_res pdr_step(pdr *r, uint32_t node, uint64_t s) {
 
 /* Copies of nd->a from i: after k copies the positions are cur; stop once a
  * step adds no position beyond those already collected (then no later step can). */
-static pdr_res pdr_repeat(pdr *r, const pd_ir_node *nd, int i) {
+static inline pdr_res pdr_repeat(pdr *r, const pd_ir_node *nd, int i) {
   pdr_res out = {0, false};
   uint64_t cur = 1ull << i;
   for (uint32_t k = 0;; k++) {
@@ -120,7 +124,7 @@ static pdr_res pdr_repeat(pdr *r, const pd_ir_node *nd, int i) {
   return out;
 }
 
-static pdr_res pdr_eval(pdr *r, uint32_t node, int i) {
+static inline pdr_res pdr_eval(pdr *r, uint32_t node, int i) {
   const pd_ir *ir = r->ir;
   const pd_ir_node *nd = pd_ir_at(ir, node);
   pdr_res out = {0, false};
@@ -132,8 +136,10 @@ static pdr_res pdr_eval(pdr *r, uint32_t node, int i) {
     case PD_IR_BYTES: {
       uint32_t k = 0;
       while (k < nd->n && i + (int)k < r->n && r->in[i + k] == ir->bytes.data[nd->off + k]) k++;
-      if (k == nd->n) out.pos = 1ull << (i + (int)k);
-      else if (i + (int)k == r->n) out.end = true;
+      if (k == nd->n)
+        out.pos = 1ull << (i + (int)k);
+      else if (i + (int)k == r->n)
+        out.end = true;
       break;
     }
     case PD_IR_CLASS: {
@@ -152,7 +158,8 @@ static pdr_res pdr_eval(pdr *r, uint32_t node, int i) {
       for (uint32_t k = 0; k < nd->n && s; k++) {
         pdr_res x = pdr_step(r, ir->kids.data[nd->off + k], s);
         bool rest = true;
-        for (uint32_t q = k + 1; q < nd->n && rest; q++) rest = pdr_node_prod(r, ir->kids.data[nd->off + q]);
+        for (uint32_t q = k + 1; q < nd->n && rest; q++)
+          rest = pdr_node_prod(r, ir->kids.data[nd->off + q]);
         if (x.end && rest) out.end = true;
         s = x.pos;
       }
@@ -177,7 +184,8 @@ static pdr_res pdr_eval(pdr *r, uint32_t node, int i) {
 }
 
 /* Runs the fixpoints; *complete: in is a sentence; *viable: a prefix of one. */
-static void pdr_run(const pd_ir *ir, const uint8_t *in, int n, bool *complete, bool *viable) {
+static inline void pdr_run(const pd_ir *ir, const uint8_t *in, int n, bool *complete,
+                           bool *viable) {
   pdr r = {ir, in, n, NULL, NULL, NULL, false};
   size_t nr = ir->rules.len, cells = nr * (size_t)(n + 1);
   r.pos = calloc(cells ? cells : 1, sizeof *r.pos);
@@ -186,7 +194,8 @@ static void pdr_run(const pd_ir *ir, const uint8_t *in, int n, bool *complete, b
   for (bool ch = true; ch;) {
     ch = false;
     for (size_t q = 0; q < nr; q++)
-      if (!r.prod[q] && ir->rules.data[q].body != PD_IR_NONE && pdr_node_prod(&r, ir->rules.data[q].body))
+      if (!r.prod[q] && ir->rules.data[q].body != PD_IR_NONE &&
+          pdr_node_prod(&r, ir->rules.data[q].body))
         r.prod[q] = ch = 1;
   }
   for (bool ch = true; ch;) {
@@ -221,14 +230,14 @@ typedef struct pdr_gen {
   uint32_t n_rules;
 } pdr_gen;
 
-static uint32_t pdr_byte(pdr_gen *g) { return g->at < g->len ? g->data[g->at++] : 0; }
-static uint32_t pdr_pick(pdr_gen *g, uint32_t n) { return n ? pdr_byte(g) % n : 0; }
+static inline uint32_t pdr_byte(pdr_gen *g) { return g->at < g->len ? g->data[g->at++] : 0; }
+static inline uint32_t pdr_pick(pdr_gen *g, uint32_t n) { return n ? pdr_byte(g) % n : 0; }
 
 /* Code points near the UTF-8 boundaries and a few ASCII letters. */
-static const uint32_t pdr_points[] = {'a', 'b', 'c', '(', ')', 0x7F, 0x80, 0x7FF, 0x800, 0xFFFF,
-                                      0x10000, 0x10FFFF, 0xD7FF, 0xE000, 0xE9};
+static const uint32_t pdr_points[] = {'a',   'b',    'c',     '(',      ')',    0x7F,   0x80, 0x7FF,
+                                      0x800, 0xFFFF, 0x10000, 0x10FFFF, 0xD7FF, 0xE000, 0xE9};
 
-static uint32_t pdr_expr(pdr_gen *g, int depth) {
+static inline uint32_t pdr_expr(pdr_gen *g, int depth) {
   pd_ir *ir = g->ir;
   uint32_t k = pdr_pick(g, depth > 2 ? 4 : 10);
   switch (k) {
@@ -252,8 +261,8 @@ static uint32_t pdr_expr(pdr_gen *g, int depth) {
     case 6: return pd_ir_empty(ir);
     case 7: return pd_ir_nothing(ir);
     default: {
-      static const uint32_t bounds[][2] = {{0, PD_IR_INF}, {1, PD_IR_INF}, {0, 1}, {2, 3},
-                                           {0, 20}, {3, 40}, {17, PD_IR_INF}, {5, 5}};
+      static const uint32_t bounds[][2] = {{0, PD_IR_INF}, {1, PD_IR_INF}, {0, 1},          {2, 3},
+                                           {0, 20},        {3, 40},        {17, PD_IR_INF}, {5, 5}};
       uint32_t b = pdr_pick(g, 8);
       return pd_ir_repeat(ir, pdr_expr(g, depth + 1), bounds[b][0], bounds[b][1]);
     }
@@ -261,7 +270,7 @@ static uint32_t pdr_expr(pdr_gen *g, int depth) {
 }
 
 /* A random grammar of rules "A".."E" (root "A") into ir. */
-static void pdr_generate(pd_ir *ir, const uint8_t *data, size_t len) {
+static inline void pdr_generate(pd_ir *ir, const uint8_t *data, size_t len) {
   pdr_gen g = {data, len, 0, ir, 1 + (len ? data[0] % 4 : 0)};
   g.at = 1;
   for (uint32_t q = 0; q < g.n_rules; q++) {
@@ -281,8 +290,8 @@ static void pdr_generate(pd_ir *ir, const uint8_t *data, size_t len) {
  * matcher's verdict on the byte and the new prefix against the reference.
  * Returns the length of the first prefix where they disagree, or -1. The
  * input walked is left in input[0..*n). */
-static int pdr_diff(const pd_ir *ir, pd_matcher *m, const uint8_t *choice, size_t n_choice,
-                    uint8_t *input, int *n) {
+static inline int pdr_diff(const pd_ir *ir, pd_matcher *m, const uint8_t *choice, size_t n_choice,
+                           uint8_t *input, int *n) {
   bool complete, viable;
   *n = 0;
   pdr_run(ir, input, 0, &complete, &viable);

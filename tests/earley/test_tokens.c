@@ -39,16 +39,16 @@ static void test_token_edges_and_eos(void **state) {
   pd_matcher *m = NULL;
   pd_error err;
   assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
-  assert_int_equal(pd_matcher_accept_token(m, 2, NULL), PD_OK);          /* "ab" */
+  assert_int_equal(pd_matcher_accept_token(m, 2, NULL), PD_OK);           /* "ab" */
   assert_int_equal(pd_matcher_accept_token(m, 4, &err), PD_ERR_REJECTED); /* not complete */
   assert_int_equal(pd_matcher_accept_bytes(m, (const uint8_t *)"<s>", 3, NULL, NULL),
-                   PD_ERR_REJECTED); /* special text never matches */
-  assert_int_equal(pd_matcher_accept_token(m, 3, NULL), PD_OK);          /* <[3]> */
+                   PD_ERR_REJECTED);                            /* special text never matches */
+  assert_int_equal(pd_matcher_accept_token(m, 3, NULL), PD_OK); /* <[3]> */
   assert_true(pd_matcher_is_accepting(m));
   assert_false(pd_matcher_is_terminated(m));
-  assert_int_equal(pd_matcher_accept_token(m, 1, NULL), PD_OK);          /* "b" */
-  assert_true(pd_matcher_is_terminated(m)); /* accepting, nothing can follow */
-  assert_int_equal(pd_matcher_accept_token(m, 4, NULL), PD_OK);          /* EOS */
+  assert_int_equal(pd_matcher_accept_token(m, 1, NULL), PD_OK); /* "b" */
+  assert_true(pd_matcher_is_terminated(m));                     /* accepting, nothing can follow */
+  assert_int_equal(pd_matcher_accept_token(m, 4, NULL), PD_OK); /* EOS */
   assert_true(pd_matcher_is_terminated(m));
   assert_int_equal(pd_matcher_accept_token(m, 0, &err), PD_ERR_STATE);
   assert_int_equal(pd_matcher_accept_bytes(m, (const uint8_t *)"a", 1, NULL, &err), PD_ERR_STATE);
@@ -80,6 +80,37 @@ static void test_token_edges_and_eos(void **state) {
   pd_vocab_free(v);
 }
 
+/* A normal token matching both as text and through a token edge: both paths live. */
+static void test_text_and_token_edge(void **state) {
+  (void)state;
+  pd_vocab *v = pdt_vocab(NULL);
+  pd_ir ir;
+  pd_ir_init(&ir, NULL);
+  /* root ::= "a" "x" | <[0]> "y" | "a" <[2]> */
+  uint32_t alts[3] = {pdt_lit(&ir, "ax"),
+                      pd_ir_seq2(&ir, pd_ir_token(&ir, 0, false), pdt_lit(&ir, "y")),
+                      pd_ir_seq2(&ir, pdt_lit(&ir, "a"), pd_ir_token(&ir, 2, false))};
+  pdt_def(&ir, "root", pd_ir_alt(&ir, alts, 3));
+  pd_grammar *g = pdt_compile(&ir, v);
+  pd_matcher *m = NULL, *f = NULL;
+  assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+  assert_int_equal(pd_matcher_accept_token(m, 0, NULL), PD_OK);
+  assert_int_equal(pd_matcher_fork(m, &f, NULL), PD_OK);
+  assert_int_equal(pd_matcher_accept_bytes(m, (const uint8_t *)"x", 1, NULL, NULL), PD_OK);
+  assert_true(pd_matcher_is_accepting(m));
+  assert_int_equal(pd_matcher_rollback(m, 1, NULL), PD_OK); /* drops the bytes after it too */
+  assert_int_equal(pd_matcher_accept_token(m, 0, NULL), PD_OK);
+  assert_int_equal(pd_matcher_accept_bytes(m, (const uint8_t *)"y", 1, NULL, NULL), PD_OK);
+  assert_true(pd_matcher_is_accepting(m));
+  assert_int_equal(pd_matcher_accept_token(f, 2, NULL), PD_OK); /* "ab" only as token 2 */
+  assert_true(pd_matcher_is_accepting(f));
+  pd_matcher_free(f);
+  pd_matcher_free(m);
+  pd_grammar_free(g);
+  pd_ir_free(&ir);
+  pd_vocab_free(v);
+}
+
 /* Rollback to every depth equals replaying the prefix on a fresh matcher. */
 static void test_rollback_replay(void **state) {
   (void)state;
@@ -101,7 +132,8 @@ static void test_rollback_replay(void **state) {
     assert_int_equal(pd_matcher_rollback(f, depth, NULL), PD_OK);
     pd_matcher *fresh = NULL;
     assert_int_equal(pd_matcher_new(g, &fresh, NULL), PD_OK);
-    for (size_t i = 0; i < n - depth; i++) assert_int_equal(pd_matcher_accept_token(fresh, ids[i], NULL), PD_OK);
+    for (size_t i = 0; i < n - depth; i++)
+      assert_int_equal(pd_matcher_accept_token(fresh, ids[i], NULL), PD_OK);
     size_t a, b;
     const pd_earley_item *x = pd_earley_current(f, &a), *y = pd_earley_current(fresh, &b);
     assert_int_equal(a, b);
@@ -165,8 +197,9 @@ static void test_limits_and_misuse(void **state) {
   pd_ir ir;
   pd_ir_init(&ir, NULL);
   /* root ::= root root | "a": rows grow with the input */
-  pdt_def(&ir, "root", pd_ir_alt2(&ir, pd_ir_seq2(&ir, pdt_ref(&ir, "root"), pdt_ref(&ir, "root")),
-                                  pdt_lit(&ir, "a")));
+  pdt_def(&ir, "root",
+          pd_ir_alt2(&ir, pd_ir_seq2(&ir, pdt_ref(&ir, "root"), pdt_ref(&ir, "root")),
+                     pdt_lit(&ir, "a")));
   ir.root = 0;
   pd_grammar_options o = {.max_items_per_row = 40};
   pd_grammar *g = NULL;
@@ -236,11 +269,9 @@ static void test_alloc_failure(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_token_edges_and_eos),
-      cmocka_unit_test(test_rollback_replay),
-      cmocka_unit_test(test_forced_bytes),
-      cmocka_unit_test(test_limits_and_misuse),
-      cmocka_unit_test(test_alloc_failure),
+      cmocka_unit_test(test_token_edges_and_eos), cmocka_unit_test(test_rollback_replay),
+      cmocka_unit_test(test_forced_bytes),        cmocka_unit_test(test_limits_and_misuse),
+      cmocka_unit_test(test_alloc_failure),        cmocka_unit_test(test_text_and_token_edge),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,6 +115,11 @@ static void parse_file(const char *path) {
   assert_int_not_equal(ir.root, PD_IR_NONE);
   assert_string_equal(pd_ir_rule_name(&ir, ir.root), "root");
   pd_ir_free(&ir);
+  pd_grammar *g = NULL;
+  st = pd_grammar_compile_gbnf(text, len, vocab, NULL, &g, &err);
+  if (st) fprintf(stderr, "%s: compile: %s\n", path, err.message);
+  assert_int_equal(st, PD_OK);
+  pd_grammar_free(g);
   free(text);
 }
 
@@ -158,6 +163,13 @@ static void test_literal_bytes(void **state) {
   assert_int_equal(n->kind, PD_IR_BYTES);
   assert_int_equal(n->n, 3);
   assert_memory_equal(ir.bytes.data + n->off, "a\0b", 3);
+  pd_ir_free(&ir);
+  /* and the position of a later error still counts it */
+  pd_error err;
+  pd_ir_init(&ir, NULL);
+  assert_int_equal(pd_gbnf_to_ir(&ir, "root ::= \"a\0b\" @", 16, NULL, &err), PD_ERR_SYNTAX);
+  assert_int_equal(err.column, 16);
+  assert_int_equal(err.offset, 15);
   pd_ir_free(&ir);
 }
 
@@ -209,6 +221,31 @@ static void test_tokens(void **state) {
   pd_ir_free(&ir);
 }
 
+/* A stop token or an unused id can never be matched: requiring one is an error. */
+static void test_unusable_tokens(void **state) {
+  (void)state;
+  const uint8_t *tokens[3] = {(const uint8_t *)"a", (const uint8_t *)"</s>", NULL};
+  size_t lens[3] = {1, 4, 0};
+  uint32_t flags[3] = {0, PD_TOKEN_EOS | PD_TOKEN_SPECIAL, PD_TOKEN_HOLE};
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_from_list(tokens, lens, flags, 3, NULL, &v, NULL), PD_OK);
+  const char *bad[] = {"root ::= <[1]>", "root ::= </s>", "root ::= \"a\" <[2]>"};
+  const char *says[] = {"stop token", "stop token", "not used"};
+  for (int i = 0; i < 3; i++) {
+    pd_ir ir;
+    pd_error err;
+    pd_ir_init(&ir, NULL);
+    assert_int_equal(pd_gbnf_to_ir(&ir, bad[i], strlen(bad[i]), v, &err), PD_ERR_SEMANTIC);
+    assert_non_null(strstr(err.message, says[i]));
+    pd_ir_free(&ir);
+  }
+  pd_ir ir;
+  pd_ir_init(&ir, NULL);
+  assert_int_equal(pd_gbnf_to_ir(&ir, "root ::= !<[1]> <[0]>", 21, v, NULL), PD_OK);
+  pd_ir_free(&ir);
+  pd_vocab_free(v);
+}
+
 /* ------------------------------------------------------------- errors */
 
 typedef struct err_case {
@@ -233,6 +270,8 @@ static const err_case errors[] = {
   {"root ::= \"a\"{200000}", PD_ERR_LIMIT, 1, 14, "max_repeat"},
   {"root ::= \"a\"{99999999999999999999}", PD_ERR_LIMIT, 1, 14, "max_repeat"},
   {"root ::= \"\\q\"", PD_ERR_SYNTAX, 1, 11, "bad escape"},
+  {"root ::= \"\\", PD_ERR_SYNTAX, 1, 11, "found end of input"},
+  {"root ::= [\\x", PD_ERR_SYNTAX, 1, 13, "expected 2 hex digits, found end of input"},
   {"root ::= \"\\x4\"", PD_ERR_SYNTAX, 1, 14, "expected 2 hex digits"},
   {"root ::= [\\u12G4]", PD_ERR_SYNTAX, 1, 15, "expected 4 hex digits"},
   {"root ::= \"\\U00110000\"", PD_ERR_SYNTAX, 1, 11, "beyond U+10FFFF"},
@@ -340,6 +379,70 @@ static void test_options(void **state) {
   pd_ir_free(&ir);
 }
 
+/* ------------------------------------------------------ public compile */
+
+/* Whether g accepts exactly text (a complete sentence). */
+static bool accepts(const pd_grammar *g, const char *text) {
+  pd_matcher *m = NULL;
+  assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+  bool ok = pd_matcher_accept_bytes(m, (const uint8_t *)text, strlen(text), NULL, NULL) == PD_OK &&
+            pd_matcher_is_accepting(m);
+  pd_matcher_free(m);
+  return ok;
+}
+
+static pd_grammar *compile_ok(const char *text, const pd_grammar_options *o) {
+  pd_grammar *g = NULL;
+  pd_error err;
+  pd_status st = pd_grammar_compile_gbnf(text, strlen(text), vocab, o, &g, &err);
+  if (st) fprintf(stderr, "compile: %s\n", err.message);
+  assert_int_equal(st, PD_OK);
+  return g;
+}
+
+/* Left recursion (direct, indirect, hidden behind a nullable rule) is a legal
+ * grammar here, unlike in llama.cpp. */
+static void test_compile_left_recursion(void **state) {
+  (void)state;
+  pd_grammar *g = compile_ok("root ::= \"a\" | root \"a\"", NULL);
+  assert_true(accepts(g, "aaa"));
+  assert_false(accepts(g, ""));
+  assert_false(accepts(g, "aab"));
+  pd_grammar_free(g);
+  g = compile_ok("root ::= asdf\nasdf ::= \"a\" | foo \"b\"\n"
+                 "foo ::= \"c\" | empty asdf \"d\" | \"e\"\nempty ::= \"blah\" | ", NULL);
+  assert_true(accepts(g, "adb"));
+  assert_true(accepts(g, "blahadb"));
+  assert_true(accepts(g, "eb"));
+  assert_false(accepts(g, "ad"));
+  pd_grammar_free(g);
+}
+
+static void test_compile_options(void **state) {
+  (void)state;
+  pd_grammar_options o = {.gbnf_root = "start"};
+  pd_grammar *g = compile_ok("start ::= \"x\" other\nother ::= [0-9]{2}", &o);
+  assert_true(accepts(g, "x42"));
+  assert_false(accepts(g, "x4"));
+  pd_grammar_free(g);
+  pd_error err;
+  const char *bad = "root ::= \"a\"\n  x ::= \"b\" [";
+  assert_int_equal(pd_grammar_compile_gbnf(bad, strlen(bad), NULL, NULL, &g, &err), PD_ERR_SYNTAX);
+  assert_null(g);
+  assert_int_equal(err.line, 2);
+  assert_int_equal(err.column, 13);
+  assert_int_equal(pd_grammar_compile_gbnf("root ::= \"a\"", 12, NULL, NULL, NULL, &err),
+                   PD_ERR_ARG);
+  o = (pd_grammar_options){.max_repeat = 10};
+  assert_int_equal(pd_grammar_compile_gbnf("root ::= \"a\"{11}", 16, NULL, &o, &g, &err),
+                   PD_ERR_LIMIT);
+  /* the escapes reach the matcher as UTF-8 */
+  g = compile_ok("root ::= \"\\xE9\\u4E2D\" [\\U0001F600-\\U0001F64F]+ .", NULL);
+  assert_true(accepts(g, "\xC3\xA9\xE4\xB8\xAD\xF0\x9F\x98\x80\n"));
+  assert_false(accepts(g, "\xE9\xE4\xB8\xAD\xF0\x9F\x98\x80\n"));
+  pd_grammar_free(g);
+}
+
 /* ----------------------------------------------------- allocation failure */
 
 /* A mid-size grammar touching every construct. */
@@ -349,8 +452,8 @@ static const char *mid_grammar =
     "object ::= \"{\" ws (pair (\",\" ws pair)*)? \"}\"\n"
     "pair ::= string ws \":\" ws value ws\n"
     "array ::= \"[\" ws (value ws (\",\" ws value ws)*)? \"]\"\n"
-    "string ::= \"\\\"\" ([^\"\\\\\\x00-\\x1F] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" [0-9a-fA-F]{4}))* "
-    "\"\\\"\"\n"
+    "string ::= \"\\\"\" ([^\"\\\\\\x00-\\x1F] |\n"
+    "  \"\\\\\" ([\"\\\\/bfnrt] | \"u\" [0-9a-fA-F]{4}))* \"\\\"\"\n"
     "number ::= \"-\"? ([0] | [1-9] [0-9]{0,15}) (\".\" [0-9]+)? ([eE] [-+]? [0-9]+)?\n"
     "ws ::= | \" \" | \"\\n\" [ \\t]{0,20}\n"
     "tok ::= <[21]> (!<[22]>)* <[22]> <[20]> . [^\\u00e9-\\U0001F600]\n";
@@ -418,8 +521,10 @@ int main(void) {
     cmocka_unit_test(test_golden),       cmocka_unit_test(test_samples),
     cmocka_unit_test(test_literal_bytes), cmocka_unit_test(test_classes),
     cmocka_unit_test(test_repetition),   cmocka_unit_test(test_structure),
-    cmocka_unit_test(test_tokens),       cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_tokens),       cmocka_unit_test(test_unusable_tokens),
+    cmocka_unit_test(test_errors),
     cmocka_unit_test(test_depth_limit),  cmocka_unit_test(test_options),
+    cmocka_unit_test(test_compile_left_recursion), cmocka_unit_test(test_compile_options),
     cmocka_unit_test(test_alloc_failure), cmocka_unit_test(test_alloc_failure_compile),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -9,6 +9,7 @@
 #include "support.h"
 
 #include "kernels/dtype.h"
+#include "kernels/sampling.h"
 
 static uint64_t pdt_rng = 0x2545F4914F6CDD1Dull;
 static uint32_t pdt_next(void) { /* xorshift64*: test inputs only */
@@ -164,7 +165,7 @@ enum { DW = 7, DK = 2, TRIALS = 20000 };
 static void pdt_distribution(pd_verify_mode mode, pd_dtype dtype, float t, size_t k) {
   float x[(DK + 1) * DW] = {1.0f, 2.0f, 0.5f, 3.0f, -1.0f, 2.0f, 0.0f,
                             0.0f, 0.3f, 0.6f, 0.9f, 1.2f, 1.5f, 1.8f,
-                            2.0f, NAN, 2.0f, 1.0f, INFINITY, -INFINITY, INFINITY};
+                            2.0f, NAN, 2.0f, 1.0f, INFINITY, -INFINITY, 0.0f};
   uint16_t h[(DK + 1) * DW];
   uint32_t mask[DK + 1] = {0x5F, 0x7E, 0x7F};
   if (k == 0) x[4] = 5.0f; /* the bonus row 0 then sees no +inf */
@@ -256,6 +257,31 @@ static void test_deterministic(void **state) {
   assert_true(differ);
 }
 
+/* The race's own log (basic IEEE operations, so CPU and GPU agree) is a log. */
+static void test_own_log(void **state) {
+  (void)state;
+  for (double x = 1e-300; x < 1e300; x *= 1.37)
+    assert_true(fabs(pd_sampling_log(x) - log(x)) <= 1e-13 * fmax(1.0, fabs(log(x))));
+  for (uint32_t m = 0; m < (1u << 23); m += 997) {
+    double u = pd_philox_uniform(m << 9);
+    assert_true(fabs(pd_sampling_log(u) - log(u)) <= 1e-13 * fmax(1.0, fabs(log(u))));
+  }
+  assert_true(pd_sampling_log(1.0) == 0.0);
+}
+
+/* The shortcut bound of the race holds for every uniform a 32-bit value can give (the
+ * race's exactness rests on it) and stays below the coarse bound PD_RACE_BOUND. */
+static void test_gumbel_bound(void **state) {
+  (void)state;
+  for (uint32_t m = 0; m < (1u << 23); m++) {
+    uint32_t v = m << 9;
+    double g = pd_sampling_key(0.0, v), bound = pd_sampling_gumbel_bound(v);
+    if (!(g <= bound)) fail_msg("value %u: -log(E) %.9g above the bound %.9g", v, g, bound);
+    assert_true(bound < PD_RACE_BOUND);
+  }
+  assert_true(pd_sampling_gumbel_bound(UINT32_MAX) < PD_RACE_BOUND);
+}
+
 static void test_bad_arguments(void **state) {
   (void)state;
   float x[64] = {0};
@@ -307,6 +333,7 @@ int main(void) {
       cmocka_unit_test(test_dead_rows),           cmocka_unit_test(test_distribution_sample),
       cmocka_unit_test(test_distribution_point),  cmocka_unit_test(test_chi2_detects_bias),
       cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_bad_arguments),
+      cmocka_unit_test(test_gumbel_bound),        cmocka_unit_test(test_own_log),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "diff.h"
+#include "masks/cache.h"
 
 static const char *const pdt__pieces[] = {
     "a", "b", "ab", "ba", "aab", "(", ")", "()", "(a", "a)", ")(", "))", "((", "x", "xy", "y",
@@ -90,6 +91,23 @@ static void test_fill_small(void **state) {
   pd_vocab_free(v);
 }
 
+/* Past the cache's memory bound the grammar keeps its own classes: same masks,
+ * and the cache stays under the bound. */
+static void test_fill_bounded_cache(void **state) {
+  (void)state;
+  pd_vocab *v = pdt__vocab();
+  pd_mask_cache *c = NULL;
+  assert_int_equal(pd_mask_cache_get(v, &c, NULL), PD_OK);
+  c->max_bytes = 600;
+  pdt_diff d = {0};
+  for (size_t i = 0; i < sizeof pdt__grammars / sizeof *pdt__grammars; i++)
+    pdt__check(v, pdt__grammars[i], 5, 20, &d);
+  assert_true(c->bytes <= 600);
+  assert_true(d.masks > 50);
+  assert_int_equal(d.differences, 0);
+  pd_vocab_free(v);
+}
+
 /* Sampled: a few short walks per grammar and tokenizer (brute force costs a
  * full pass over the vocabulary per mask). */
 static void test_fill_real(void **state) {
@@ -118,10 +136,53 @@ static void test_fill_real(void **state) {
   assert_int_equal(d.differences, 0);
 }
 
+/* One compile + fill under an allocator that fails its n-th allocation. */
+static pd_status pdt__nomem_round(const char *gbnf) {
+  const uint8_t *b[PDT_N];
+  size_t lens[PDT_N];
+  for (size_t i = 0; i < PDT_N; i++) {
+    b[i] = (const uint8_t *)pdt__pieces[i];
+    lens[i] = strlen(pdt__pieces[i]);
+  }
+  pd_vocab_options o = {.allocator = &pdt_allocator, .width = PDT_N + 5};
+  pd_vocab *v = NULL;
+  pd_grammar *g = NULL;
+  pd_matcher *m = NULL;
+  uint32_t row[4];
+  pd_status st = pd_vocab_from_list(b, lens, NULL, PDT_N, &o, &v, NULL);
+  if (st == PD_OK) st = pd_grammar_compile_gbnf(gbnf, strlen(gbnf), v, NULL, &g, NULL);
+  if (st == PD_OK) st = pd_matcher_new(g, &m, NULL);
+  if (st == PD_OK) st = pd_matcher_accept_bytes(m, (const uint8_t *)"(a", 2, NULL, NULL);
+  if (st == PD_OK) st = pd_matcher_fill_bitmask(m, row, 4, NULL, NULL);
+  pd_matcher_free(m);
+  pd_grammar_free(g);
+  pd_vocab_free(v);
+  return st;
+}
+
+/* Out of memory anywhere in building the tables or filling is a status, and
+ * leaks nothing (the vocab's cache included). */
+static void test_fill_nomem(void **state) {
+  (void)state;
+  const char *gbnf = "root ::= \"(\" root \")\" | [a-z]+ (\",\" root)?";
+  for (long n = 1;; n++) {
+    pdt_alloc_reset(n);
+    pd_status st = pdt__nomem_round(gbnf);
+    assert_true(st == PD_OK || st == PD_ERR_NOMEM);
+    assert_int_equal(pdt_alloc.live, 0);
+    if (!pdt_alloc.failed) {
+      assert_int_equal(st, PD_OK);
+      break;
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fill_small),
+      cmocka_unit_test(test_fill_bounded_cache),
       cmocka_unit_test(test_fill_real),
+      cmocka_unit_test(test_fill_nomem),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,7 +76,8 @@ static uint64_t irx_ends(const irx *x, uint32_t node, size_t at) {
     case PD_IR_REF: return irx_ends(x, x->ir->rules.data[n->a].body, at);
     case PD_IR_SEQ:
       set = 1ull << at;
-      for (uint32_t i = 0; i < n->n && set; i++) set = irx_step(x, x->ir->kids.data[n->off + i], set);
+      for (uint32_t i = 0; i < n->n && set; i++)
+        set = irx_step(x, x->ir->kids.data[n->off + i], set);
       return set;
     case PD_IR_ALT:
       set = 0;

@@ -6,14 +6,15 @@
 #include <stdlib.h>
 
 #include "ir_eval.h"
+#include "pda/grammar.h"
 #include "pda/regex.h"
 #include "support.h"
 
 struct pdt_regex {
   pd_ir ir;
   uint32_t full, search;
-  pd_grammar *g;
-  pd_matcher *m;
+  pd_grammar *g, *gs; /* anchored (pd_grammar_compile_regex), search (from the IR) */
+  pd_matcher *m, *ms;
 };
 
 pdt_regex *pdt_regex_new(const char *pattern, size_t len, pd_status *st, pd_error *err) {
@@ -28,19 +29,31 @@ pdt_regex *pdt_regex_new(const char *pattern, size_t len, pd_status *st, pd_erro
     pdt_regex_free(r);
     return NULL;
   }
+  /* a pattern that matches no string is refused by the grammar compiler */
+  if (gs != PD_OK) assert_int_equal(gs, PD_ERR_SEMANTIC);
+  if (gs == PD_ERR_SEMANTIC) assert_int_equal(pd_ir_at(&r->ir, r->full)->kind, PD_IR_NOTHING);
   if (gs == PD_OK) assert_int_equal(pd_matcher_new(r->g, &r->m, NULL), PD_OK);
+  if (pd_ir_at(&r->ir, r->search)->kind != PD_IR_NOTHING) {
+    uint32_t root = pd_ir_rule_named(&r->ir, "root", 4);
+    pd_ir_rule_define(&r->ir, root, r->search);
+    r->ir.root = root;
+    assert_int_equal(pd_grammar_from_ir(&r->ir, NULL, NULL, &r->gs, NULL), PD_OK);
+    assert_int_equal(pd_matcher_new(r->gs, &r->ms, NULL), PD_OK);
+  }
   return r;
 }
 
 void pdt_regex_free(pdt_regex *r) {
   if (!r) return;
   pd_matcher_free(r->m);
+  pd_matcher_free(r->ms);
   pd_grammar_free(r->g);
+  pd_grammar_free(r->gs);
   pd_ir_free(&r->ir);
   free(r);
 }
 
-bool pdt_regex_has_matcher(const pdt_regex *r) { return r->m != NULL; }
+bool pdt_regex_has_matcher(const pdt_regex *r) { return r->m && r->ms; }
 
 static int pdt__matcher_verdict(pd_matcher *m, const char *s, size_t len) {
   pd_matcher_reset(m);
@@ -52,8 +65,9 @@ static int pdt__matcher_verdict(pd_matcher *m, const char *s, size_t len) {
 
 int pdt_regex_verdict(pdt_regex *r, const char *s, size_t len, bool search) {
   int v = pdt_ir_matches(&r->ir, search ? r->search : r->full, s, len);
-  if (!search && r->m) {
-    int mv = pdt__matcher_verdict(r->m, s, len);
+  pd_matcher *m = search ? r->ms : r->m;
+  if (m) {
+    int mv = pdt__matcher_verdict(m, s, len);
     if (v >= 0 && mv != v) {
       print_error("matcher says %d, IR says %d on \"%.*s\"\n", mv, v, (int)len, s);
       fail();

@@ -18,7 +18,7 @@ void pdt_regex_free(pdt_regex *r);
  * match somewhere in it (search = true)? -1 when the string is too long for
  * the interpreter. Fails the test when the matcher disagrees with the IR. */
 int pdt_regex_verdict(pdt_regex *r, const char *s, size_t len, bool search);
-/* Whether verdicts also went through the matcher. */
+/* Whether verdicts of both forms also went through the matcher. */
 bool pdt_regex_has_matcher(const pdt_regex *r);
 
 #endif

@@ -1,6 +1,8 @@
 /* test_random.c - differential check against Python's re: random patterns
  * over ASCII (gen_random_cases.py, where re and ECMA-262 agree) with Python's
- * recorded verdicts for the whole string and for a search. */
+ * recorded verdicts for the whole string and for a search. A longer run:
+ *   python3 gen_random_cases.py 20000 > /tmp/big.tsv
+ *   PDT_REGEX_CASES=/tmp/big.tsv build/tests/regex/test_random */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +36,15 @@ static bool split_line(char *line, tsv_line *out) {
 static void test_python_verdicts(void **state) {
   (void)state;
   size_t len;
-  char *data = pdt_read_file(PDT_REGEX_DIR "/random_cases.tsv", &len);
+  /* PDT_REGEX_CASES: a bigger file from gen_random_cases.py, for a long run */
+  const char *path = getenv("PDT_REGEX_CASES");
+  char *data = pdt_read_file(path ? path : PDT_REGEX_DIR "/random_cases.tsv", &len);
   assert_non_null(data);
   char last[512] = "";
   pdt_regex *r = NULL;
   long lines = 0, patterns = 0, wrong = 0, via_matcher = 0;
   for (char *line = strtok(data, "\n"); line; line = strtok(NULL, "\n")) {
-    tsv_line t;
+    tsv_line t = {0};
     assert_true(split_line(line, &t));
     if (!r || strcmp(last, t.pattern) != 0) {
       pdt_regex_free(r);
@@ -54,7 +58,8 @@ static void test_python_verdicts(void **state) {
       via_matcher += pdt_regex_has_matcher(r);
     }
     size_t n = strlen(t.text);
-    int full = pdt_regex_verdict(r, t.text, n, false), search = pdt_regex_verdict(r, t.text, n, true);
+    int full = pdt_regex_verdict(r, t.text, n, false),
+        search = pdt_regex_verdict(r, t.text, n, true);
     if (full != t.full || search != t.search) {
       print_error("/%s/ on \"%s\": full %d (re %d), search %d (re %d)\n", t.pattern, t.text, full,
                   t.full, search, t.search);
@@ -64,8 +69,68 @@ static void test_python_verdicts(void **state) {
   }
   pdt_regex_free(r);
   free(data);
-  printf("python re differential: %ld patterns, %ld strings x 2 verdicts, %ld differ, "
-         "%ld patterns also through the matcher\n", patterns, lines, wrong, via_matcher);
+  printf(
+      "python re differential: %ld patterns, %ld strings x 2 verdicts, %ld differ, "
+      "%ld patterns also through the matcher\n",
+      patterns, lines, wrong, via_matcher);
+  assert_true(lines > 1000);
+  assert_int_equal(wrong, 0);
+}
+
+/* Decodes hex in place (the node file's fields); returns the byte length. */
+static size_t unhex(char *s) {
+  size_t n = 0;
+  for (const char *p = s; p[0] && p[1]; p += 2) {
+    unsigned v;
+    sscanf(p, "%2x", &v);
+    s[n++] = (char)v;
+  }
+  s[n] = '\0';
+  return n;
+}
+
+/* The verdicts of V8 (RegExp with the u flag) on patterns with Unicode
+ * escapes, classes and anchors, and strings with non-ASCII characters and
+ * line terminators (gen_node_cases.js). */
+static void test_node_verdicts(void **state) {
+  (void)state;
+  const char *path = getenv("PDT_REGEX_NODE_CASES");
+  char *data = pdt_read_file(path ? path : PDT_REGEX_DIR "/node_cases.tsv", NULL);
+  assert_non_null(data);
+  char last[1024] = "";
+  pdt_regex *r = NULL;
+  long lines = 0, patterns = 0, wrong = 0, via_matcher = 0;
+  for (char *line = strtok(data, "\n"); line; line = strtok(NULL, "\n")) {
+    tsv_line t = {0};
+    assert_true(split_line(line, &t));
+    if (!r || strcmp(last, t.pattern) != 0) {
+      pdt_regex_free(r);
+      snprintf(last, sizeof last, "%s", t.pattern);
+      size_t plen = unhex(t.pattern);
+      pd_status st;
+      pd_error err;
+      r = pdt_regex_new(t.pattern, plen, &st, &err);
+      if (!r) print_error("/%s/: %s\n", t.pattern, err.message);
+      assert_non_null(r);
+      patterns++;
+      via_matcher += pdt_regex_has_matcher(r);
+    }
+    size_t n = unhex(t.text);
+    int full = pdt_regex_verdict(r, t.text, n, false),
+        search = pdt_regex_verdict(r, t.text, n, true);
+    if (full != t.full || search != t.search) {
+      print_error("/%s/ on hex %s: full %d (V8 %d), search %d (V8 %d)\n", last,
+                  line + strlen(line) + 1, full, t.full, search, t.search);
+      wrong++;
+    }
+    lines++;
+  }
+  pdt_regex_free(r);
+  free(data);
+  printf(
+      "V8 differential: %ld patterns, %ld strings x 2 verdicts, %ld differ, "
+      "%ld patterns also through the matcher\n",
+      patterns, lines, wrong, via_matcher);
   assert_true(lines > 1000);
   assert_int_equal(wrong, 0);
 }
@@ -73,6 +138,7 @@ static void test_python_verdicts(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_python_verdicts),
+      cmocka_unit_test(test_node_verdicts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

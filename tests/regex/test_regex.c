@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ir_eval.h"
+#include "pda/grammar.h"
 #include "pda/regex.h"
 #include "regex_check.h"
 #include "support.h"
@@ -81,6 +82,9 @@ static void test_classes(void **state) {
       {"[\\b]", false, {"\b"}, {"b"}},
       {"[\\d.]", false, {"5", "."}, {"a"}},
       {"[\\w-]", false, {"a", "-", "_"}, {"."}},
+      {"[\\w-.]+", false, {"a-.", "_"}, {",", "/"}},
+      {"[.-\\d]+", false, {".-1"}, {"/", "a"}},
+      {"[\\s-\\d]", false, {" ", "-", "5"}, {"a"}},
       {"[^\\s]", false, {"a"}, {" ", "\t"}},
       {"[\\D]", false, {"a"}, {"1"}},
       {"[]", false, {NULL}, {"", "a", "]"}},
@@ -101,14 +105,21 @@ static void test_class_escapes(void **state) {
       {"\\w+", false, {"azAZ09_"}, {"-", "\xC3\xA9"}},
       {"\\W", false, {"-", "\xC3\xA9"}, {"a", "_"}},
       /* ECMA's \s: WhiteSpace and LineTerminator, including the Zs separators */
-      {"\\s", false, {" ", "\t", "\n", "\v", "\f", "\r", "\xC2\xA0", "\xEF\xBB\xBF"}, {"a", "\x1c"}},
-      {"\\s", false, {"\xE1\x9A\x80", "\xE2\x80\x80", "\xE2\x80\x8A", "\xE2\x80\xA8", "\xE2\x80\xA9",
-                      "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE3\x80\x80"},
+      {"\\s",
+       false,
+       {" ", "\t", "\n", "\v", "\f", "\r", "\xC2\xA0", "\xEF\xBB\xBF"},
+       {"a", "\x1c"}},
+      {"\\s",
+       false,
+       {"\xE1\x9A\x80", "\xE2\x80\x80", "\xE2\x80\x8A", "\xE2\x80\xA8", "\xE2\x80\xA9",
+        "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE3\x80\x80"},
        {"\xE2\x80\x8B", "\xC2\x85"}},
       {"\\S", false, {"[", "a", "\xC2\x85"}, {" ", "\xE3\x80\x80"}},
       {"\\w\\w\\W\\d\\D\\s\\S", false, {"A_ 1b 0"}, {"A_11b 0"}},
       /* `.`: any code point but \n \r U+2028 U+2029 */
-      {".", false, {"a", "\t", "\xC2\x85", "\xF0\x9F\x98\x80", "\x7f"},
+      {".",
+       false,
+       {"a", "\t", "\xC2\x85", "\xF0\x9F\x98\x80", "\x7f"},
        {"\n", "\r", "\xE2\x80\xA8", "\xE2\x80\xA9", ""}},
   };
   RUN(cases);
@@ -127,7 +138,10 @@ static void test_quantifiers(void **state) {
       {"a*?", false, {"", "aa"}, {"b"}},
       {"a??", false, {"", "a"}, {"aa"}},
       {"a{2,}?b{0,1}?", false, {"aa", "aaab"}, {"ab"}},
-      {"(a|[bc]{4,}){2,3}", false, {"aaa", "abcbc", "bcbcbcbcbc", "bcbcbcbcbcbcbcb"}, {"d", "aaaa"}},
+      {"(a|[bc]{4,}){2,3}",
+       false,
+       {"aaa", "abcbc", "bcbcbcbcbc", "bcbcbcbcbcbcbcb"},
+       {"d", "aaaa"}},
       {"(ab)*", false, {"", "abab"}, {"aba"}},
       {"(a*)*", false, {"", "aaa"}, {"b"}},
       {"(a|)+b", false, {"b", "aab"}, {"a"}},
@@ -216,7 +230,6 @@ static void test_errors(void **state) {
       {"{2}", PD_ERR_SYNTAX, 0, "nothing to repeat"},
       {"a{3,2}", PD_ERR_SYNTAX, 1, "out of order"},
       {"[z-a]", PD_ERR_SYNTAX, 1, "out of order"},
-      {"[\\d-z]", PD_ERR_SYNTAX, 1, "class escape in a range"},
       {"^*", PD_ERR_SYNTAX, 1, "anchor"},
       {"ab\\", PD_ERR_SYNTAX, 2, "end of pattern"},
       {"\\xG1", PD_ERR_SYNTAX, 0, "\\x"},
@@ -251,7 +264,8 @@ static void test_errors(void **state) {
     uint32_t node = 12345;
     const char *p = cases[i].pattern;
     pd_status st = pd_regex_to_ir(&ir, p, strlen(p), NULL, false, NULL, &node, &err);
-    if (st != cases[i].code || err.offset != cases[i].offset || !strstr(err.message, cases[i].words)) {
+    if (st != cases[i].code || err.offset != cases[i].offset ||
+        !strstr(err.message, cases[i].words)) {
       print_error("/%s/: got %s at %zu: %s\n", p, pd_status_str(st), err.offset, err.message);
       fail();
     }
@@ -299,7 +313,8 @@ static uint32_t bracket_target(pd_ir *ir, const uint32_t *pairs, size_t n_pairs,
   int *calls = ud;
   (*calls)++;
   uint32_t digits[] = {'0', '9'};
-  uint32_t kids[3] = {pd_ir_bytes(ir, "<", 1), pd_ir_repeat(ir, pd_ir_class(ir, digits, 1, false), 1, 7),
+  uint32_t kids[3] = {pd_ir_bytes(ir, "<", 1),
+                      pd_ir_repeat(ir, pd_ir_class(ir, digits, 1, false), 1, 7),
                       pd_ir_bytes(ir, ">", 1)};
   (void)pairs;
   (void)n_pairs;
@@ -330,7 +345,8 @@ static void test_dump(void **state) {
   pd_ir ir;
   pd_ir_init(&ir, NULL);
   uint32_t node;
-  assert_int_equal(pd_regex_to_ir(&ir, "ab[0-9]{2,}|c?", 14, NULL, false, NULL, &node, NULL), PD_OK);
+  assert_int_equal(pd_regex_to_ir(&ir, "ab[0-9]{2,}|c?", 14, NULL, false, NULL, &node, NULL),
+                   PD_OK);
   uint32_t root = pd_ir_rule_named(&ir, "root", 4);
   pd_ir_rule_define(&ir, root, node);
   char *dump;
@@ -351,8 +367,8 @@ static void test_alloc_failure(void **state) {
       pd_ir_init(&ir, &pdt_allocator);
       uint32_t node;
       pd_error err;
-      pd_status st = pd_regex_to_ir(&ir, patterns[p], strlen(patterns[p]), NULL, true, NULL, &node,
-                                    &err);
+      pd_status st =
+          pd_regex_to_ir(&ir, patterns[p], strlen(patterns[p]), NULL, true, NULL, &node, &err);
       if (pdt_alloc.failed) {
         assert_int_equal(st, PD_ERR_NOMEM);
         assert_int_equal(err.code, PD_ERR_NOMEM);
@@ -364,6 +380,175 @@ static void test_alloc_failure(void **state) {
       if (!pdt_alloc.failed) break;
     }
   }
+  const char *cut = "^$|^[a-z](ab)*[a-z1]*$";
+  for (long n = 1;; n++) {
+    pdt_alloc_reset(n);
+    pd_ir ir;
+    pd_ir_init(&ir, &pdt_allocator);
+    uint32_t node;
+    pd_status st = pd_regex_to_ir_len(&ir, cut, strlen(cut), NULL, true, 2, 9, NULL, &node, NULL);
+    assert_int_equal(st, pdt_alloc.failed ? PD_ERR_NOMEM : PD_ERR_UNSUPPORTED);
+    st = pd_regex_to_ir_len(&ir, "^[a-z]+$", 8, NULL, true, 2, 9, NULL, &node, NULL);
+    assert_int_equal(st, pdt_alloc.failed ? PD_ERR_NOMEM : PD_OK);
+    pd_ir_free(&ir);
+    assert_int_equal(pdt_alloc.live, 0);
+    if (!pdt_alloc.failed) break;
+  }
+}
+
+/* Code points in s[0..len). */
+static size_t count_chars(const char *s, size_t len) {
+  size_t k = 0;
+  for (size_t i = 0; i < len; i++) k += ((unsigned char)s[i] & 0xC0) != 0x80;
+  return k;
+}
+
+/* pd_regex_to_ir_len against brute force: every string over a small alphabet
+ * (up to 5 characters) matches the cut form iff it matches the pattern and its
+ * length fits; shapes the cut cannot make exact are refused. */
+static void test_length_cut(void **state) {
+  (void)state;
+  typedef struct {
+    const char *pattern;
+    bool search;
+    uint32_t min, max;
+    pd_status want;
+  } len_case;
+  static const len_case cases[] = {
+      {"^[a-z]+$", false, 2, 4, PD_OK},
+      {"^[a-z]*$", true, 0, 3, PD_OK},
+      {"^$|^[a-z][a-z1]*$", true, 2, PD_IR_INF, PD_OK},
+      {"^(ab)+$", false, 3, 5, PD_OK},
+      {"a\\d{2}b?", false, 4, 4, PD_OK},
+      {"(\\xE9|b|1)[ab]{0,3}", false, 1, 3, PD_OK},
+      {"(\\xE9|ab|1)[ab]{0,3}", false, 1, 3, PD_ERR_UNSUPPORTED},
+      {"a|bb|^1{2,}$", false, 2, 3, PD_OK},
+      {"^a$|^bb|^1{2,}$", true, 2, 3, PD_OK},
+      {"", true, 1, 2, PD_OK},
+      {"^(a|b1)*$", true, 0, 2, PD_ERR_UNSUPPORTED},
+      {"a", true, 2, 3, PD_ERR_UNSUPPORTED},
+      {"a+b+", false, 2, 3, PD_ERR_UNSUPPORTED},
+  };
+  static const char *alphabet[] = {"a", "b", "1", "\xC3\xA9"};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const len_case *lc = &cases[i];
+    pd_ir ir;
+    pd_ir_init(&ir, NULL);
+    uint32_t plain, cut;
+    pd_error err;
+    size_t plen = strlen(lc->pattern);
+    assert_int_equal(pd_regex_to_ir(&ir, lc->pattern, plen, NULL, lc->search, NULL, &plain, &err),
+                     PD_OK);
+    pd_status st = pd_regex_to_ir_len(&ir, lc->pattern, plen, NULL, lc->search, lc->min, lc->max,
+                                      NULL, &cut, &err);
+    if (st != lc->want) print_error("/%s/: %s\n", lc->pattern, err.message);
+    assert_int_equal(st, lc->want);
+    if (st != PD_OK) {
+      pd_ir_free(&ir);
+      continue;
+    }
+    long checked = 0;
+    for (int n = 0; n <= 5; n++) {
+      for (int code = 0; code < 1 << (2 * n); code++) {
+        char s[32];
+        size_t len = 0;
+        for (int k = 0; k < n; k++) {
+          const char *ch = alphabet[code >> (2 * k) & 3];
+          memcpy(s + len, ch, strlen(ch));
+          len += strlen(ch);
+        }
+        size_t chars = count_chars(s, len);
+        int want = pdt_ir_matches(&ir, plain, s, len) && chars >= lc->min && chars <= lc->max;
+        if (pdt_ir_matches(&ir, cut, s, len) != want) {
+          print_error("/%s/ {%u,%u} on \"%.*s\": want %d\n", lc->pattern, lc->min, lc->max,
+                      (int)len, s, want);
+          fail();
+        }
+        checked++;
+      }
+    }
+    assert_true(checked > 1000);
+    uint32_t root = pd_ir_rule_named(&ir, "root", 4);
+    pd_ir_rule_define(&ir, root, cut);
+    ir.root = root;
+    pd_grammar *g = NULL;
+    pd_status gs = pd_grammar_from_ir(&ir, NULL, NULL, &g, NULL);
+    assert_true(gs == PD_OK || (gs == PD_ERR_SEMANTIC && pd_ir_at(&ir, cut)->kind == PD_IR_NOTHING));
+    pd_grammar_free(g);
+    pd_ir_free(&ir);
+  }
+}
+
+/* The whole pipeline under allocation failure, through the grammar compiler. */
+static void test_compile_alloc_failure(void **state) {
+  (void)state;
+  const char *p = "^(a|b$)*c{2,5}[^x-z\\d]|\\w+$";
+  pd_grammar_options opts = {0};
+  opts.allocator = &pdt_allocator;
+  for (long n = 1;; n++) {
+    pdt_alloc_reset(n);
+    pd_grammar *g = NULL;
+    pd_status st = pd_grammar_compile_regex(p, strlen(p), NULL, &opts, &g, NULL);
+    assert_int_equal(st, pdt_alloc.failed ? PD_ERR_NOMEM : PD_OK);
+    pd_grammar_free(g);
+    assert_int_equal(pdt_alloc.live, 0);
+    if (!pdt_alloc.failed) break;
+  }
+}
+
+/* Masks of regex grammars equal the brute force (accepting each token on a
+ * fork) along random walks over a small vocabulary with multi-byte tokens. */
+static void test_mask_brute_force(void **state) {
+  (void)state;
+  static const char *toks[] = {"a", "b", "c", "1", "2", "-", ".", " ", "ab", "abc", "ba", "--",
+                               "1.", "12", "\xC3\xA9", "\xC3", "\xA9", "a-", "c1", "x", "</s>"};
+  enum { NT = sizeof toks / sizeof *toks };
+  const uint8_t *bytes[NT];
+  size_t lens[NT];
+  uint32_t flags[NT] = {0};
+  for (size_t i = 0; i < NT; i++) {
+    bytes[i] = (const uint8_t *)toks[i];
+    lens[i] = strlen(toks[i]);
+  }
+  flags[NT - 1] = PD_TOKEN_EOS;
+  pd_vocab *v;
+  assert_int_equal(pd_vocab_from_list(bytes, lens, flags, NT, NULL, &v, NULL), PD_OK);
+  static const char *patterns[] = {"^[a-c]+(-[0-9]+)?$", "(ab|c)*\\d{2,3}", "a.b|\\s*\\.",
+                                   "(^a|b)+c?", "[^a]{1,4}", "\\xE9+-?"};
+  uint32_t x = 7;
+  for (size_t p = 0; p < sizeof patterns / sizeof *patterns; p++) {
+    pd_grammar *g;
+    pd_error err;
+    assert_int_equal(pd_grammar_compile_regex(patterns[p], strlen(patterns[p]), v, NULL, &g, &err),
+                     PD_OK);
+    for (int walk = 0; walk < 20; walk++) {
+      pd_matcher *m;
+      assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+      for (int step = 0; step < 12 && !pd_matcher_is_terminated(m); step++) {
+        uint32_t words[1];
+        assert_int_equal(pd_matcher_fill_bitmask(m, words, 1, NULL, NULL), PD_OK);
+        uint32_t allowed[NT], n_allowed = 0;
+        for (uint32_t t = 0; t < NT; t++) {
+          pd_matcher *f;
+          assert_int_equal(pd_matcher_fork(m, &f, NULL), PD_OK);
+          bool ok = pd_matcher_accept_token(f, t, NULL) == PD_OK;
+          pd_matcher_free(f);
+          if ((words[0] >> t & 1) != ok) {
+            print_error("/%s/ step %d: token %u mask %u brute %d\n", patterns[p], step, t,
+                        words[0] >> t & 1, ok);
+            fail();
+          }
+          if (ok) allowed[n_allowed++] = t;
+        }
+        if (!n_allowed) break;
+        x = x * 1103515245u + 12345u;
+        assert_int_equal(pd_matcher_accept_token(m, allowed[(x >> 16) % n_allowed], NULL), PD_OK);
+      }
+      pd_matcher_free(m);
+    }
+    pd_grammar_free(g);
+  }
+  pd_vocab_free(v);
 }
 
 int main(void) {
@@ -380,6 +565,9 @@ int main(void) {
       cmocka_unit_test(test_target),
       cmocka_unit_test(test_dump),
       cmocka_unit_test(test_alloc_failure),
+      cmocka_unit_test(test_compile_alloc_failure),
+      cmocka_unit_test(test_length_cut),
+      cmocka_unit_test(test_mask_brute_force),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

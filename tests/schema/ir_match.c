@@ -8,14 +8,20 @@
 typedef struct pdt__m {
   const pd_ir *ir;
   const uint8_t *s;
-  size_t n, words;   /* positions 0..n; words per set */
-  uint64_t **memo;   /* [rule * (n+1) + pos] -> set, NULL = not computed */
-  uint8_t *busy;     /* same index: being computed */
+  size_t n, words; /* positions 0..n; words per set */
+  uint64_t **memo; /* [rule * (n+1) + pos] -> set, NULL = not computed */
+  uint8_t *busy;   /* same index: being computed */
 } pdt__m;
 
-static uint64_t *pdt__set(const pdt__m *m) { return calloc(m->words, sizeof(uint64_t)); }
-static void pdt__add(uint64_t *s, size_t i) { s[i / 64] |= 1ull << (i % 64); }
-static bool pdt__has(const uint64_t *s, size_t i) { return s[i / 64] >> (i % 64) & 1; }
+static uint64_t *pdt__set(const pdt__m *m) {
+  return calloc(m->words, sizeof(uint64_t));
+}
+static void pdt__add(uint64_t *s, size_t i) {
+  s[i / 64] |= 1ull << (i % 64);
+}
+static bool pdt__has(const uint64_t *s, size_t i) {
+  return s[i / 64] >> (i % 64) & 1;
+}
 static bool pdt__or(const pdt__m *m, uint64_t *a, const uint64_t *b) {
   bool changed = false;
   for (size_t w = 0; w < m->words; w++) {
@@ -32,7 +38,11 @@ static uint64_t *pdt__node(pdt__m *m, uint32_t id, size_t pos);
 static bool pdt__cp(const pdt__m *m, size_t pos, uint32_t *c, size_t *k) {
   if (pos >= m->n) return false;
   uint8_t b = m->s[pos];
-  size_t len = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
+  size_t len = b < 0x80             ? 1
+               : (b & 0xE0) == 0xC0 ? 2
+               : (b & 0xF0) == 0xE0 ? 3
+               : (b & 0xF8) == 0xF0 ? 4
+                                    : 0;
   if (!len || pos + len > m->n) return false;
   uint32_t v = len == 1 ? b : len == 2 ? b & 0x1Fu : len == 3 ? b & 0x0Fu : b & 0x07u;
   for (size_t j = 1; j < len; j++) {
@@ -102,7 +112,8 @@ static uint64_t *pdt__node(pdt__m *m, uint32_t id, size_t pos) {
       pdt__add(out, pos);
       return out;
     case PD_IR_NOTHING:
-    case PD_IR_TOKEN: return pdt__set(m);
+    case PD_IR_TOKEN:
+      return pdt__set(m);
     case PD_IR_BYTES:
       out = pdt__set(m);
       if (pos + nd->n <= m->n && memcmp(m->s + pos, ir->bytes.data + nd->off, nd->n) == 0)
@@ -118,7 +129,8 @@ static uint64_t *pdt__node(pdt__m *m, uint32_t id, size_t pos) {
           pdt__add(out, pos + k);
       return out;
     }
-    case PD_IR_REF: return pdt__rule(m, nd->a, pos);
+    case PD_IR_REF:
+      return pdt__rule(m, nd->a, pos);
     case PD_IR_ALT:
       out = pdt__set(m);
       for (uint32_t i = 0; i < nd->n; i++) {
@@ -138,7 +150,8 @@ static uint64_t *pdt__node(pdt__m *m, uint32_t id, size_t pos) {
       }
       return cur;
     }
-    case PD_IR_REPEAT: return pdt__repeat(m, nd, pos);
+    case PD_IR_REPEAT:
+      return pdt__repeat(m, nd, pos);
   }
   return pdt__set(m);
 }

@@ -24,8 +24,14 @@ static void pdt__string(pdt__buf *b, const char *s, size_t n) {
   pdt__put(b, "\"", 1);
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
-    const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f"
-                  : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+    const char *e = c == '"'    ? "\\\""
+                    : c == '\\' ? "\\\\"
+                    : c == '\b' ? "\\b"
+                    : c == '\f' ? "\\f"
+                    : c == '\n' ? "\\n"
+                    : c == '\r' ? "\\r"
+                    : c == '\t' ? "\\t"
+                                : NULL;
     char u[8];
     if (e) {
       pdt__put(b, e, 2);
@@ -42,11 +48,21 @@ static void pdt__string(pdt__buf *b, const char *s, size_t n) {
 static void pdt__value(pdt__buf *b, const pd_json_doc *d, uint32_t v) {
   const pd_json_node *n = pd_json_at(d, v);
   switch ((pd_json_kind)n->kind) {
-    case PD_JSON_NULL: pdt__put(b, "null", 4); break;
-    case PD_JSON_FALSE: pdt__put(b, "false", 5); break;
-    case PD_JSON_TRUE: pdt__put(b, "true", 4); break;
-    case PD_JSON_NUMBER: pdt__put(b, pd_json_str(d, v), n->n); break;
-    case PD_JSON_STRING: pdt__string(b, pd_json_str(d, v), n->n); break;
+    case PD_JSON_NULL:
+      pdt__put(b, "null", 4);
+      break;
+    case PD_JSON_FALSE:
+      pdt__put(b, "false", 5);
+      break;
+    case PD_JSON_TRUE:
+      pdt__put(b, "true", 4);
+      break;
+    case PD_JSON_NUMBER:
+      pdt__put(b, pd_json_str(d, v), n->n);
+      break;
+    case PD_JSON_STRING:
+      pdt__string(b, pd_json_str(d, v), n->n);
+      break;
     case PD_JSON_ARRAY:
       pdt__put(b, "[", 1);
       for (uint32_t i = 0; i < n->n; i++) {

@@ -19,6 +19,39 @@ static pd_grammar_options pdt_opts(void) {
   return o;
 }
 
+/* A schema compiled once (grammar and IR) for checking many texts. */
+typedef struct pdt_compiled {
+  pd_grammar *g;
+  pd_ir ir;
+} pdt_compiled;
+
+static void pdt_compile(pdt_compiled *c, const char *schema) {
+  pd_error err;
+  if (pd_grammar_compile_json_schema(schema, strlen(schema), NULL, NULL, &c->g, &err))
+    fail_msg("compile %s: %s", schema, err.message);
+  pd_ir_init(&c->ir, NULL);
+  char *relaxed = NULL;
+  assert_int_equal(pd_schema_to_ir(schema, strlen(schema), false, NULL, &c->ir, &relaxed, NULL),
+                   PD_OK);
+  pd__free(NULL, relaxed);
+}
+
+static bool pdt_check(pdt_compiled *c, const char *text) {
+  pd_matcher *m = NULL;
+  assert_int_equal(pd_matcher_new(c->g, &m, NULL), PD_OK);
+  size_t len = strlen(text);
+  bool ok = pd_matcher_accept_bytes(m, (const uint8_t *)text, len, NULL, NULL) == PD_OK &&
+            pd_matcher_is_accepting(m);
+  pd_matcher_free(m);
+  if (pdt_ir_match(&c->ir, text, len) != ok) fail_msg("IR and grammar disagree on %s", text);
+  return ok;
+}
+
+static void pdt_release(pdt_compiled *c) {
+  pd_grammar_free(c->g);
+  pd_ir_free(&c->ir);
+}
+
 /* Does the grammar of schema (compiled with o) accept text? Also checks the
  * IR recognizer agrees. */
 static bool pdt_accepts_o(const char *schema, const pd_grammar_options *o, const char *text) {
@@ -73,7 +106,7 @@ static void test_strings(void **state) {
   const char *s = "{\"type\":\"string\",\"minLength\":2,\"maxLength\":3}";
   ACCEPT(s, "\"ab\"");
   ACCEPT(s, "\"\\u00e9\\ud83d\\ude00\\n\""); /* three characters, each written escaped */
-  ACCEPT(s, "\"\xc3\xa9\xf0\x9f\x98\x80\"");   /* two characters, raw UTF-8 */
+  ACCEPT(s, "\"\xc3\xa9\xf0\x9f\x98\x80\""); /* two characters, raw UTF-8 */
   REJECT(s, "\"a\"");
   REJECT(s, "\"abcd\"");
   REJECT(s, "\"\\ud83d\"\""); /* a lone surrogate */
@@ -98,6 +131,11 @@ static void test_enum_const(void **state) {
   ACCEPT(s, "{\"a\":null}");
   REJECT(s, "2");
   REJECT(s, "[]");
+  const char *longf = "{\"type\":\"integer\",\"enum\":[1.00000000000000000000000000000000000000000000"
+                      "000000000000000000000000000000001, 2.0000000000000000000000000000000000000000000"
+                      "0000000000000000000000000000000000000000000]}";
+  REJECT(longf, "1.00000000000000000000000000000000000000000000000000000000000000000000000000001");
+  ACCEPT(longf, "2");
   ACCEPT("{\"const\":0}", "-0");
   ACCEPT("{\"const\":1.5}", "1.50");
   REJECT("{\"const\":1.5}", "1.05");
@@ -107,10 +145,18 @@ static void test_enum_const(void **state) {
   ACCEPT("{\"allOf\":[{\"enum\":[1,2]},{\"enum\":[2,3]}]}", "2");
 }
 
+/* The compile is refused (PD_ERR_UNSUPPORTED). */
+static void pdt_refused_any(const char *schema) {
+  pd_grammar *g = NULL;
+  assert_int_equal(pd_grammar_compile_json_schema(schema, strlen(schema), NULL, NULL, &g, NULL),
+                   PD_ERR_UNSUPPORTED);
+}
+
 static void test_objects(void **state) {
   (void)state;
-  const char *s = "{\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"string\"}},"
-                  "\"required\":[\"b\"]}";
+  const char *s =
+      "{\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"string\"}},"
+      "\"required\":[\"b\"]}";
   ACCEPT(s, "{\"a\":1,\"b\":\"x\"}");
   ACCEPT(s, "{\"b\":\"x\",\"c\":[]}");
   REJECT(s, "{\"a\":1}");
@@ -124,7 +170,22 @@ static void test_objects(void **state) {
   REJECT(counted, "{}");
   ACCEPT(counted, "{\"x\":1,\"y\":2}");
   REJECT(counted, "{\"x\":1,\"y\":2,\"z\":3}");
+  const char *every = "{\"patternProperties\":{\".*\":{\"type\":\"integer\"}}}";
+  ACCEPT(every, "{\"x\":1,\"y\":2}");
+  REJECT(every, "{\"x\":1,\"y\":\"2\"}");
+  const char *closed_pat =
+      "{\"properties\":{\"id\":{}},\"patternProperties\":{\"^x-\":{\"type\":"
+      "\"string\"}},\"additionalProperties\":false}";
+  ACCEPT(closed_pat, "{\"id\":1,\"x-a\":\"s\"}");
+  REJECT(closed_pat, "{\"id\":1,\"x-a\":2}");
+  REJECT(closed_pat, "{\"id\":1,\"y\":\"s\"}");
+  pdt_refused_any("{\"patternProperties\":{\"^a\":{\"type\":\"string\"}}}");
   pd_grammar_options o = pdt_opts();
+  o.any_order = true;
+  if (!pdt_accepts_o(s, &o, "{\"c\":0,\"b\":\"x\",\"a\":1}")) fail_msg("any order");
+  if (pdt_accepts_o(s, &o, "{\"a\":1,\"a\":2,\"b\":\"x\"}")) fail_msg("any order: a twice");
+  if (pdt_accepts_o(s, &o, "{\"a\":1}")) fail_msg("any order: b required");
+  o.any_order = false;
   o.strict = true;
   if (pdt_accepts_o("{\"type\":\"object\",\"properties\":{\"a\":{}}}", &o, "{\"b\":1}"))
     fail_msg("strict should close the object");
@@ -132,37 +193,54 @@ static void test_objects(void **state) {
 
 static void test_arrays(void **state) {
   (void)state;
-  const char *s = "{\"prefixItems\":[{\"type\":\"string\"}],\"items\":{\"type\":\"integer\"},"
-                  "\"minItems\":2,\"maxItems\":3}";
+  const char *s =
+      "{\"prefixItems\":[{\"type\":\"string\"}],\"items\":{\"type\":\"integer\"},"
+      "\"minItems\":2,\"maxItems\":3}";
   ACCEPT(s, "[\"a\",1]");
   ACCEPT(s, "[\"a\",1,2]");
   REJECT(s, "[\"a\"]");
   REJECT(s, "[\"a\",1,2,3]");
   REJECT(s, "[1,1]");
+  const char *has = "{\"contains\":{\"type\":\"null\"},\"minContains\":2,\"maxItems\":4}";
+  ACCEPT(has, "[null,1,null]");
+  REJECT(has, "[null,1]");
+  REJECT(has, "[null,null,1,2,3]");
   ACCEPT("{\"items\":[{\"type\":\"null\"}],\"additionalItems\":false}", "[null]");
   REJECT("{\"items\":[{\"type\":\"null\"}],\"additionalItems\":false}", "[null,null]");
 }
 
 static void test_combinators_refs(void **state) {
   (void)state;
-  const char *tree = "{\"$defs\":{\"t\":{\"type\":\"object\",\"properties\":{\"kids\":{\"type\":"
-                     "\"array\",\"items\":{\"$ref\":\"#/$defs/t\"}}},\"additionalProperties\":false}},"
-                     "\"$ref\":\"#/$defs/t\"}";
+  const char *tree =
+      "{\"$defs\":{\"t\":{\"type\":\"object\",\"properties\":{\"kids\":{\"type\":"
+      "\"array\",\"items\":{\"$ref\":\"#/$defs/t\"}}},\"additionalProperties\":false}},"
+      "\"$ref\":\"#/$defs/t\"}";
   ACCEPT(tree, "{\"kids\":[{},{\"kids\":[{}]}]}");
   REJECT(tree, "{\"kids\":[{\"x\":1}]}");
   const char *one = "{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]}";
   ACCEPT(one, "\"x\"");
   ACCEPT(one, "5");
   REJECT(one, "null");
-  const char *tagged = "{\"oneOf\":[{\"properties\":{\"k\":{\"const\":\"a\"},\"v\":{\"type\":\"integer\"}},"
-                       "\"required\":[\"k\"],\"type\":\"object\"},{\"properties\":{\"k\":{\"const\":\"b\"}},"
-                       "\"required\":[\"k\"],\"type\":\"object\"}]}";
+  const char *tagged =
+      "{\"oneOf\":[{\"properties\":{\"k\":{\"const\":\"a\"},\"v\":{\"type\":\"integer\"}},"
+      "\"required\":[\"k\"],\"type\":\"object\"},{\"properties\":{\"k\":{\"const\":\"b\"}},"
+      "\"required\":[\"k\"],\"type\":\"object\"}]}";
   ACCEPT(tagged, "{\"k\":\"a\",\"v\":1}");
   REJECT(tagged, "{\"k\":\"a\",\"v\":\"x\"}");
   ACCEPT(tagged, "{\"k\":\"b\",\"v\":\"x\"}");
+  const char *closed =
+      "{\"$defs\":{\"g\":{\"properties\":{\"graph\":{}},\"required\":[\"graph\"],"
+      "\"additionalProperties\":false}},\"oneOf\":[{\"$ref\":\"#/$defs/g\"},"
+      "{\"type\":\"object\",\"required\":[\"graphs\"]}]}";
+  ACCEPT(closed, "{\"graph\":1}");
+  ACCEPT(closed, "{\"graphs\":1,\"x\":2}");
+  REJECT(closed, "{\"x\":2}");
+  ACCEPT("{\"not\":{\"not\":{\"type\":\"string\"}}}", "\"s\"");
+  REJECT("{\"not\":{\"not\":{\"type\":\"string\"}}}", "1");
   ACCEPT("{\"not\":{\"type\":\"string\"}}", "1");
   REJECT("{\"not\":{\"type\":\"string\"}}", "\"s\"");
-  const char *cond = "{\"if\":{\"type\":\"string\"},\"then\":{\"minLength\":2},\"else\":{\"type\":\"null\"}}";
+  const char *cond =
+      "{\"if\":{\"type\":\"string\"},\"then\":{\"minLength\":2},\"else\":{\"type\":\"null\"}}";
   ACCEPT(cond, "\"ab\"");
   REJECT(cond, "\"a\"");
   ACCEPT(cond, "null");
@@ -173,22 +251,23 @@ static void test_combinators_refs(void **state) {
 static void pdt_refused(const char *schema, pd_status code, const char *what) {
   pd_grammar *g = NULL;
   pd_error err;
-  assert_int_equal(pd_grammar_compile_json_schema(schema, strlen(schema), NULL, NULL, &g, &err), code);
+  assert_int_equal(pd_grammar_compile_json_schema(schema, strlen(schema), NULL, NULL, &g, &err),
+                   code);
   assert_null(g);
   if (!strstr(err.message, what)) fail_msg("message '%s' lacks '%s'", err.message, what);
 }
 
 static void test_loud(void **state) {
   (void)state;
-  pdt_refused("{\"properties\":{\"a\":{\"type\":\"array\",\"contains\":{}}}}", PD_ERR_UNSUPPORTED,
-              "/properties/a/contains");
+  pdt_refused("{\"properties\":{\"a\":{\"type\":\"array\",\"contains\":{},\"maxContains\":1}}}",
+              PD_ERR_UNSUPPORTED, "/properties/a/maxContains");
   pdt_refused("{\"oneOf\":[{\"type\":\"string\"},{\"minLength\":1}]}", PD_ERR_UNSUPPORTED, "oneOf");
   pdt_refused("{\"type\":\"strnig\"}", PD_ERR_SEMANTIC, "type");
   pdt_refused("{\"$ref\":\"#/nowhere\"}", PD_ERR_SEMANTIC, "$ref");
   pdt_refused("{\"type\":", PD_ERR_SYNTAX, "JSON");
   pdt_refused("{\"$ref\":\"http://example.com/x.json\"}", PD_ERR_UNSUPPORTED, "$ref");
   /* a refused keyword on a type the position does not allow is harmless */
-  ACCEPT("{\"type\":\"string\",\"contains\":{}}", "\"x\"");
+  ACCEPT("{\"type\":\"string\",\"contains\":{},\"maxContains\":1}", "\"x\"");
 }
 
 static void test_lenient(void **state) {
@@ -228,8 +307,8 @@ static void test_whitespace(void **state) {
 /* Every integer in -300..300 against the bounds, by brute force. */
 static void test_integer_ranges(void **state) {
   (void)state;
-  static const char *const bounds[][2] = {{"-17", "250"}, {"0", NULL}, {NULL, "-3"}, {"9.5", "99.2"},
-                                          {"-100", "-10"}, {"1e2", NULL}};
+  static const char *const bounds[][2] = {{"-17", "250"},  {"0", NULL},     {NULL, "-3"},
+                                          {"9.5", "99.2"}, {"-100", "-10"}, {"1e2", NULL}};
   for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++)
     for (int excl = 0; excl < 2; excl++) {
       char schema[200], text[32];
@@ -238,19 +317,24 @@ static void test_integer_ranges(void **state) {
                bounds[b][0] ? bounds[b][0] : "", "",
                bounds[b][1] ? excl ? ",\"exclusiveMaximum\":" : ",\"maximum\":" : "",
                bounds[b][1] ? bounds[b][1] : "", "");
-      double lo = bounds[b][0] ? atof(bounds[b][0]) : -1e9, hi = bounds[b][1] ? atof(bounds[b][1]) : 1e9;
+      double lo = bounds[b][0] ? atof(bounds[b][0]) : -1e9,
+             hi = bounds[b][1] ? atof(bounds[b][1]) : 1e9;
+      pdt_compiled c;
+      pdt_compile(&c, schema);
       for (int v = -300; v <= 300; v += 1) {
         bool want = excl ? v > lo && v < hi : v >= lo && v <= hi;
         snprintf(text, sizeof text, "%d", v);
-        if (pdt_accepts(schema, text) != want) fail_msg("%s on %s", schema, text);
+        if (pdt_check(&c, text) != want) fail_msg("%s on %s", schema, text);
       }
+      pdt_release(&c);
     }
 }
 
 /* Decimals on a grid of hundredths against decimal bounds. */
 static void test_number_ranges(void **state) {
   (void)state;
-  static const char *const bounds[][2] = {{"-1.25", "2.5"}, {"0.05", NULL}, {NULL, "-0.3"}, {"0", "10"}};
+  static const char *const bounds[][2] = {
+      {"-1.25", "2.5"}, {"0.05", NULL}, {NULL, "-0.3"}, {"0", "10"}};
   for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++)
     for (int excl = 0; excl < 2; excl++) {
       char schema[200], text[32];
@@ -261,21 +345,25 @@ static void test_number_ranges(void **state) {
                bounds[b][1] ? bounds[b][1] : "");
       long lo = bounds[b][0] ? lround(atof(bounds[b][0]) * 100) : -100000;
       long hi = bounds[b][1] ? lround(atof(bounds[b][1]) * 100) : 100000;
+      pdt_compiled c;
+      pdt_compile(&c, schema);
       for (long v = -400; v <= 400; v += 3) {
         bool want = excl ? v > lo && v < hi : v >= lo && v <= hi;
         snprintf(text, sizeof text, "%s%ld.%02ld", v < 0 ? "-" : "", labs(v) / 100, labs(v) % 100);
-        if (pdt_accepts(schema, text) != want) fail_msg("%s on %s", schema, text);
+        if (pdt_check(&c, text) != want) fail_msg("%s on %s", schema, text);
       }
+      pdt_release(&c);
     }
 }
 
 /* Every allocation failure is reported as NOMEM and leaks nothing. */
 static void test_alloc_failure(void **state) {
   (void)state;
-  const char *s = "{\"$defs\":{\"n\":{\"type\":[\"integer\",\"null\"],\"minimum\":-5,\"maximum\":70}},"
-                  "\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"},\"b\":{\"type\":"
-                  "\"array\",\"items\":{\"enum\":[\"x\",1.5]},\"maxItems\":3},\"c\":{\"format\":\"date\"}},"
-                  "\"required\":[\"a\"],\"minProperties\":1,\"anyOf\":[{\"required\":[\"b\"]},{}]}";
+  const char *s =
+      "{\"$defs\":{\"n\":{\"type\":[\"integer\",\"null\"],\"minimum\":-5,\"maximum\":70}},"
+      "\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"},\"b\":{\"type\":"
+      "\"array\",\"items\":{\"enum\":[\"x\",1.5]},\"maxItems\":3},\"c\":{\"format\":\"date\"}},"
+      "\"required\":[\"a\"],\"minProperties\":1,\"anyOf\":[{\"required\":[\"b\"]},{}]}";
   pd_grammar_options o = pdt_opts();
   o.allocator = &pdt_allocator;
   for (long n = 1;; n++) {
@@ -309,12 +397,12 @@ static void test_alloc_failure(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_types),          cmocka_unit_test(test_strings),
-      cmocka_unit_test(test_enum_const),     cmocka_unit_test(test_objects),
-      cmocka_unit_test(test_arrays),         cmocka_unit_test(test_combinators_refs),
-      cmocka_unit_test(test_loud),           cmocka_unit_test(test_lenient),
-      cmocka_unit_test(test_whitespace),     cmocka_unit_test(test_integer_ranges),
-      cmocka_unit_test(test_number_ranges),  cmocka_unit_test(test_alloc_failure),
+      cmocka_unit_test(test_types),         cmocka_unit_test(test_strings),
+      cmocka_unit_test(test_enum_const),    cmocka_unit_test(test_objects),
+      cmocka_unit_test(test_arrays),        cmocka_unit_test(test_combinators_refs),
+      cmocka_unit_test(test_loud),          cmocka_unit_test(test_lenient),
+      cmocka_unit_test(test_whitespace),    cmocka_unit_test(test_integer_ranges),
+      cmocka_unit_test(test_number_ranges), cmocka_unit_test(test_alloc_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

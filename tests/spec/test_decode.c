@@ -42,7 +42,10 @@ static pd_status pdt__world(const char *grammar, const pd_allocator *a, pdt_worl
   const uint8_t *t[PDT_V];
   size_t lens[PDT_V];
   uint32_t flags[PDT_V] = {0};
-  for (int i = 0; i < PDT_V; i++) t[i] = (const uint8_t *)pdt_toks[i], lens[i] = strlen(pdt_toks[i]);
+  for (int i = 0; i < PDT_V; i++) {
+    t[i] = (const uint8_t *)pdt_toks[i];
+    lens[i] = strlen(pdt_toks[i]);
+  }
   flags[PDT_EOS] = PD_TOKEN_EOS;
   memset(w, 0, sizeof *w);
   pd_vocab_options vo = {.allocator = a};

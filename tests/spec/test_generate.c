@@ -76,7 +76,7 @@ static void test_json_contract_and_greedy_equality(void **state) {
   if (!tok) skip();
   char args[2048], *plain, *spec, *out;
   const char *common = "--grammar '%s' --tokenizer '%s' --corpus '%s' --n 3 --temperature 0 "
-                       "--max-tokens 40 --json --draft-k %d";
+                       "--max-tokens 30 --json --draft-k %d";
   snprintf(args, sizeof args, common, pdt_grammar, tok, pdt_corpus, 0);
   assert_int_equal(pdt__run(args, &out), 0);
   plain = pdt__texts(out, 3, 0);
@@ -89,15 +89,6 @@ static void test_json_contract_and_greedy_equality(void **state) {
   assert_true(strstr(plain, "{\"name\": ") == plain);
   free(plain);
   free(spec);
-  /* sampling: every finished output is in the language */
-  snprintf(args, sizeof args,
-           "--grammar '%s' --tokenizer '%s' --corpus '%s' --n 4 --seed 5 --temperature 0.9 "
-           "--draft-k 3 --max-tokens 60 --json", pdt_grammar, tok, pdt_corpus);
-  assert_int_equal(pdt__run(args, &out), 0);
-  char *texts = pdt__texts(out, 4, 3);
-  for (char *t = texts; *t; t = strchr(t, '|') + 1) assert_true(!strncmp(t, "{\"name\": \"", 10));
-  free(texts);
-  free(out);
 }
 
 static int pdt__setup(void **state) {

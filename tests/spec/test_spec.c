@@ -21,7 +21,10 @@ static pdt_env pdt__env(const char *grammar) {
   const uint8_t *t[PDT_V];
   size_t lens[PDT_V];
   uint32_t flags[PDT_V] = {0};
-  for (int i = 0; i < PDT_V; i++) t[i] = (const uint8_t *)pdt_toks[i], lens[i] = strlen(pdt_toks[i]);
+  for (int i = 0; i < PDT_V; i++) {
+    t[i] = (const uint8_t *)pdt_toks[i];
+    lens[i] = strlen(pdt_toks[i]);
+  }
   flags[PDT_EOS] = PD_TOKEN_EOS;
   pdt_env e = {0};
   assert_int_equal(pd_vocab_from_list(t, lens, flags, PDT_V, NULL, &e.v, NULL), PD_OK);
@@ -120,7 +123,8 @@ static void test_threads_give_identical_output(void **state) {
   uint64_t seed = 7;
   for (int r = 0; r < N; r++) {
     assert_int_equal(pd_matcher_new(e.g, &m[r], NULL), PD_OK);
-    for (int j = 0; j < K; j++) drafts[r][j] = r % 3 ? 1 + pdt__rand(&seed) % 2 : pdt__rand(&seed) % PDT_V;
+    for (int j = 0; j < K; j++)
+      drafts[r][j] = r % 3 ? 1 + pdt__rand(&seed) % 2 : pdt__rand(&seed) % PDT_V;
     drafts[r][0] = r % 5 ? 0 : drafts[r][0];
     reqs[r] = (pd_spec_request){r % 7 == 3 ? NULL : m[r], drafts[r], (size_t)(r % (K + 1)), NULL};
   }

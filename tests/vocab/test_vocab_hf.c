@@ -34,7 +34,8 @@ static const pdt_bad pdt_bads[] = {
     {PDT_MODEL("{\"a\": 100000}"), NULL, PD_ERR_LIMIT}, /* one token, 100k holes */
     {PDT_MODEL("{\"a\": 0, \"b\": 0}"), NULL, PD_ERR_SEMANTIC},
     {PDT_MODEL("{\"a\": 0, \"a\": 1}"), NULL, PD_ERR_SYNTAX},
-    {"{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": {}}}", NULL, PD_ERR_SYNTAX},
+    {"{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": {}}}", NULL,
+     PD_ERR_SYNTAX},
     {"{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": [\"a\"]}}", NULL,
      PD_ERR_SYNTAX},
     {"{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": [\"a a a\"]}}", NULL,
@@ -50,11 +51,14 @@ static const pdt_bad pdt_bads[] = {
      PD_ERR_SYNTAX},
     {"{\"added_tokens\": [7], \"model\": {\"type\": \"BPE\", \"vocab\": {}}}", NULL, PD_ERR_SYNTAX},
     {"{\"added_tokens\": [{\"id\": 1, \"content\": \"x\"}, {\"id\": 1, \"content\": \"y\"}],"
-     " \"model\": {\"type\": \"BPE\", \"vocab\": {}}}", NULL, PD_ERR_SEMANTIC},
+     " \"model\": {\"type\": \"BPE\", \"vocab\": {}}}",
+     NULL, PD_ERR_SEMANTIC},
     {"{\"added_tokens\": [{\"id\": 1, \"content\": \"x\", \"special\": \"yes\"}],"
-     " \"model\": {\"type\": \"BPE\", \"vocab\": {}}}", NULL, PD_ERR_SYNTAX},
+     " \"model\": {\"type\": \"BPE\", \"vocab\": {}}}",
+     NULL, PD_ERR_SYNTAX},
     {"{\"added_tokens\": [{\"id\": \"1\", \"content\": \"x\"}],"
-     " \"model\": {\"type\": \"BPE\", \"vocab\": {}}}", NULL, PD_ERR_SYNTAX},
+     " \"model\": {\"type\": \"BPE\", \"vocab\": {}}}",
+     NULL, PD_ERR_SYNTAX},
     {PDT_MODEL("{\"a\": 0}"), "{", PD_ERR_SYNTAX},
     {PDT_MODEL("{\"a\": 0}"), "[]", PD_ERR_SYNTAX},
     {PDT_MODEL("{\"a\": 0}"), "{\"eos_token\": 5}", PD_ERR_SYNTAX},
@@ -80,10 +84,12 @@ static void test_malformed(void **state) {
 
 static void test_eos_and_width(void **state) {
   (void)state;
-  const char *json = "{\"added_tokens\": [{\"id\": 2, \"content\": \"</s>\", \"special\": true}],"
-                     " \"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1}}}";
-  const char *cfg = "{\"eos_token\": {\"content\": \"</s>\", \"lstrip\": false},"
-                    " \"model_max_length\": 1000000000000000019884624838656}";
+  const char *json =
+      "{\"added_tokens\": [{\"id\": 2, \"content\": \"</s>\", \"special\": true}],"
+      " \"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1}}}";
+  const char *cfg =
+      "{\"eos_token\": {\"content\": \"</s>\", \"lstrip\": false},"
+      " \"model_max_length\": 1000000000000000019884624838656}";
   pd_vocab *v;
   pd_error err;
   assert_int_equal(pd_vocab_parse_hf(json, strlen(json), cfg, strlen(cfg), NULL, &v, &err), PD_OK);

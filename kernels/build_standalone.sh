@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# build_standalone.sh - build the kernels (CUDA and CPU twins) with the CLI's self-test and
+# benchmark straight through nvcc and gcc, for machines with a GPU but without meson or
+# Jansson; then run both and keep their output.
+#
+#   OUT=/some/dir kernels/build_standalone.sh [--quick] [--no-run]
+#
+# Writes $OUT/build.txt, $OUT/gpu.txt (nvidia-smi), $OUT/selftest.txt, $OUT/bench.txt.
+# Exits non-zero when the build or the self-test fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=()
+run=1
+for a in "$@"; do
+  case "$a" in
+    --quick) quick=(--quick) ;;
+    --no-run) run=0 ;;
+    *) echo "usage: $0 [--quick] [--no-run]" >&2; exit 2 ;;
+  esac
+done
+
+OUT=${OUT:-/tmp/pushdown-kernels}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CC=${CC:-gcc}
+mkdir -p "$OUT"
+obj=$(mktemp -d)
+trap 'rm -rf "$obj"' EXIT
+
+inc=(-Iinclude -I. -Ikernels)
+cflags=(-std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+        -DPD_SHARED_DATA_DEFAULT=\"/nonexistent\")
+{
+  echo "nvcc: $("$NVCC" --version | tail -1)"
+  for cu in device bitmask verify unfused; do
+    "$NVCC" -std=c++17 -O3 --fmad=false -gencode 'arch=compute_90,code=[sm_90,compute_90]' \
+      "${inc[@]}" -c "kernels/$cu.cu" -o "$obj/$cu.cu.o"
+  done
+  for c in kernels/philox.c kernels/bitmask.c kernels/verify.c base/error.c base/alloc.c \
+           cli/kernels.c cli/util.c; do
+    "$CC" "${cflags[@]}" "${inc[@]}" -Icli -c "$c" -o "$obj/$(echo "$c" | tr / _).o"
+  done
+  # the two subcommands, without the rest of the CLI (which needs the whole library)
+  cat > "$obj/main.c" <<'MAIN'
+#include <stdio.h>
+#include <string.h>
+#include "commands.h"
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "kernels-selftest"))
+    return pd_cli_kernels_selftest(argc - 1, argv + 1);
+  if (argc > 1 && !strcmp(argv[1], "bench")) return pd_cli_bench(argc - 1, argv + 1);
+  fprintf(stderr, "usage: %s kernels-selftest [--quick] | bench kernels [--quick]\n", argv[0]);
+  return 2;
+}
+MAIN
+  "$CC" "${cflags[@]}" -Icli -c "$obj/main.c" -o "$obj/main.o"
+  "$NVCC" -o "$obj/pushdown-kernels" "$obj"/*.o -lm
+  echo "built $obj/pushdown-kernels"
+} 2>&1 | tee "$OUT/build.txt"
+[ -x "$obj/pushdown-kernels" ] || exit 1
+cp "$obj/pushdown-kernels" "$OUT/" 2>/dev/null || true
+[ "$run" = 1 ] || exit 0
+
+(nvidia-smi || echo "nvidia-smi: not available") > "$OUT/gpu.txt" 2>&1
+rc=0
+"$obj/pushdown-kernels" kernels-selftest "${quick[@]}" > "$OUT/selftest.txt" 2>&1 || rc=$?
+tail -3 "$OUT/selftest.txt"
+"$obj/pushdown-kernels" bench kernels "${quick[@]}" > "$OUT/bench.txt" 2>&1 || rc=$((rc | 2))
+cat "$OUT/bench.txt"
+exit $rc

@@ -1,0 +1,188 @@
+/* memo.c - whole-mask memoization by parser configuration (see memo.h). */
+#include "memo.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/error.h"
+#include "earley/earley.h"
+
+#define PD__MAX_ROWS 256u /* distinct rows / (row, rule) pairs in a key */
+
+struct pd_memo_entry {
+  uint64_t hash;
+  size_t n;
+  uint32_t *key;
+  uint32_t *mask;
+};
+
+pd_status pd_memo_init(pd_memo *mo, size_t n_words, pd_error *err) {
+  memset(mo, 0, sizeof *mo);
+  if (pthread_mutex_init(&mo->lock, NULL) != 0)
+    return pd__fail(err, PD_ERR_INTERNAL, "cannot create the mask memo lock");
+  mo->n_words = n_words;
+  mo->max_bytes = PD_MEMO_MAX_BYTES;
+  return PD_OK;
+}
+
+void pd_memo_free(pd_memo *mo, const pd_allocator *a) {
+  for (size_t i = 0; i < mo->n_table; i++) pd__free(a, mo->table[i]);
+  pd__free(a, mo->table);
+  pthread_mutex_destroy(&mo->lock);
+  memset(mo, 0, sizeof *mo);
+}
+
+/* ------------------------------------------------------------------ key */
+
+typedef struct pd__keyb {
+  uint32_t *key;
+  size_t n;
+  uint32_t rows[PD__MAX_ROWS]; /* discovered rows; number = index + 1 (row 0 is 0) */
+  uint32_t n_rows;
+  uint32_t exp_row[PD__MAX_ROWS], exp_rule[PD__MAX_ROWS]; /* (row, rule) to expand */
+  uint32_t n_exp;
+  bool full;
+} pd__keyb;
+
+static void pd__emit(pd__keyb *b, uint32_t w) {
+  if (b->n == PD_MEMO_KEY_MAX) b->full = true;
+  else b->key[b->n++] = w;
+}
+
+static uint32_t pd__rownum(pd__keyb *b, uint32_t row) {
+  if (!row) return 0;
+  for (uint32_t i = 0; i < b->n_rows; i++)
+    if (b->rows[i] == row) return i + 1;
+  if (b->n_rows == PD__MAX_ROWS) {
+    b->full = true;
+    return 0;
+  }
+  b->rows[b->n_rows++] = row;
+  return b->n_rows;
+}
+
+/* Queues (row, rule): the callers of rule waiting in row. */
+static void pd__expand(pd__keyb *b, uint32_t row, uint32_t rule) {
+  for (uint32_t i = 0; i < b->n_exp; i++)
+    if (b->exp_row[i] == row && b->exp_rule[i] == rule) return;
+  if (b->n_exp == PD__MAX_ROWS) {
+    b->full = true;
+    return;
+  }
+  b->exp_row[b->n_exp] = row;
+  b->exp_rule[b->n_exp++] = rule;
+}
+
+static bool pd__calls(const pd_matcher *m, uint32_t state, uint32_t rule) {
+  const pd_pda_state *st = &m->states[state];
+  const pd_pda_edge *e = m->edges + st->edges + st->n_byte;
+  for (uint32_t c = 0; c < st->n_call; c++)
+    if (e[c].arg == rule) return true;
+  return false;
+}
+
+/* The callers of rule in row: (state, row#) each; queues their own callers. */
+static void pd__emit_callers(const pd_matcher *m, pd__keyb *b, uint32_t row, uint32_t rule) {
+  size_t n;
+  const pd_earley_item *it = pd_earley_row(m, row, &n);
+  size_t at = b->n;
+  pd__emit(b, 0); /* count, patched below */
+  uint32_t count = 0;
+  for (size_t i = 0; i < n && !b->full; i++) {
+    if (!pd__calls(m, it[i].state, rule)) continue;
+    pd__emit(b, it[i].state);
+    pd__emit(b, pd__rownum(b, it[i].origin));
+    pd__expand(b, it[i].origin, m->states[it[i].state].rule);
+    count++;
+  }
+  if (!b->full) b->key[at] = count;
+}
+
+bool pd_memo_key(const pd_matcher *m, uint32_t *key, size_t *n) {
+  pd__keyb b;
+  b.key = key;
+  b.n = b.n_rows = b.n_exp = 0;
+  b.full = false;
+  uint32_t cur = pd_earley_num_rows(m) - 1;
+  pd__rownum(&b, cur);
+  size_t n_items;
+  const pd_earley_item *it = pd_earley_current(m, &n_items);
+  pd__emit(&b, (uint32_t)n_items);
+  for (size_t i = 0; i < n_items && !b.full; i++) {
+    pd__emit(&b, it[i].state);
+    pd__emit(&b, pd__rownum(&b, it[i].origin));
+    /* items predicted here complete into this row, which is in the key whole */
+    if (it[i].origin != cur) pd__expand(&b, it[i].origin, m->states[it[i].state].rule);
+  }
+  for (uint32_t q = 0; q < b.n_exp && !b.full; q++) {
+    pd__emit(&b, pd__rownum(&b, b.exp_row[q]));
+    pd__emit(&b, b.exp_rule[q]);
+    pd__emit_callers(m, &b, b.exp_row[q], b.exp_rule[q]);
+  }
+  *n = b.n;
+  return !b.full;
+}
+
+uint64_t pd_memo_hash(const uint32_t *key, size_t n) {
+  uint64_t h = 0xcbf29ce484222325u ^ n;
+  for (size_t i = 0; i < n; i++) h = (h ^ key[i]) * 0x100000001b3u, h ^= h >> 29;
+  return h;
+}
+
+/* ---------------------------------------------------------------- table */
+
+static size_t pd__slot(const pd_memo *mo, uint64_t h, const uint32_t *key, size_t n) {
+  size_t mask = mo->n_table - 1, i = (size_t)h & mask;
+  for (;; i = (i + 1) & mask) {
+    const pd_memo_entry *e = mo->table[i];
+    if (!e || (e->hash == h && e->n == n && !memcmp(e->key, key, n * sizeof *key))) return i;
+  }
+}
+
+const uint32_t *pd_memo_find(pd_memo *mo, const uint32_t *key, size_t n, uint64_t h) {
+  const uint32_t *mask = NULL;
+  pthread_mutex_lock(&mo->lock);
+  if (mo->n_table) {
+    const pd_memo_entry *e = mo->table[pd__slot(mo, h, key, n)];
+    if (e) mask = e->mask;
+  }
+  if (mask) mo->hits++;
+  else mo->misses++;
+  pthread_mutex_unlock(&mo->lock);
+  return mask;
+}
+
+/* Doubles the table. Lock held. */
+static bool pd__grow(pd_memo *mo, const pd_allocator *a) {
+  size_t n = mo->n_table ? mo->n_table * 2 : 64, n_old = mo->n_table;
+  pd_memo_entry **old = mo->table, **t = pd__calloc(a, n, sizeof *t);
+  if (!t) return false;
+  mo->table = t;
+  mo->n_table = n;
+  for (size_t i = 0; i < n_old; i++)
+    if (old[i]) mo->table[pd__slot(mo, old[i]->hash, old[i]->key, old[i]->n)] = old[i];
+  pd__free(a, old);
+  return true;
+}
+
+void pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *key, size_t n, uint64_t h,
+                 const uint32_t *mask) {
+  size_t cost = sizeof(pd_memo_entry) + (n + mo->n_words) * sizeof *key;
+  pthread_mutex_lock(&mo->lock);
+  bool room = mo->bytes + cost <= mo->max_bytes &&
+              ((mo->n_entries + 1) * 2 <= mo->n_table || pd__grow(mo, a));
+  size_t i = room ? pd__slot(mo, h, key, n) : 0;
+  pd_memo_entry *e = room && !mo->table[i] ? pd__malloc(a, cost) : NULL;
+  if (e) {
+    e->hash = h;
+    e->n = n;
+    e->key = (uint32_t *)(e + 1);
+    e->mask = e->key + n;
+    memcpy(e->key, key, n * sizeof *key);
+    memcpy(e->mask, mask, mo->n_words * sizeof *mask);
+    mo->table[i] = e;
+    mo->n_entries++;
+    mo->bytes += cost;
+  }
+  pthread_mutex_unlock(&mo->lock);
+}

@@ -1,0 +1,55 @@
+/* memo.h - whole-mask memoization, keyed by the parser configuration.
+ *
+ * A mask depends only on what the parser can still do: the items of the
+ * current row, and for completions, the items of their origin rows that call
+ * the completed rule, and so on down the stack (the graph-structured stack
+ * reachable from the current row). pd_memo_key serializes that graph with rows
+ * renumbered in discovery order (row 0 keeps number 0: the root's origin), so
+ * two configurations with equal keys accept the same byte strings and tokens,
+ * and have the same mask. Keys are compared in full; the hash only finds them.
+ *
+ * Key layout (uint32 words):
+ *   n_current, then (state, row#) per item of the current row;
+ *   then per expanded (row#, rule): row#, rule, n, (state, row#) per caller.
+ *
+ * The memo belongs to a grammar (shared by its matchers and threads: a mutex
+ * guards the table; entries are never changed or evicted once stored, so a
+ * copy of a found mask is taken outside the lock). It stops storing at
+ * max_bytes.
+ */
+#ifndef PD_MASKS_MEMO_H
+#define PD_MASKS_MEMO_H
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pushdown.h"
+
+#define PD_MEMO_MAX_BYTES ((size_t)32 << 20) /* per grammar */
+#define PD_MEMO_KEY_MAX 2048u                /* longer keys are not memoized */
+
+typedef struct pd_memo_entry pd_memo_entry;
+
+typedef struct pd_memo {
+  pthread_mutex_t lock;
+  pd_memo_entry **table; /* open addressing, n_table slots (power of two) */
+  size_t n_table, n_entries, bytes, max_bytes;
+  size_t n_words;        /* words of a stored mask */
+  size_t hits, misses;
+} pd_memo;
+
+pd_status pd_memo_init(pd_memo *mo, size_t n_words, pd_error *err);
+void pd_memo_free(pd_memo *mo, const pd_allocator *a);
+
+struct pd_matcher;
+/* Serializes m's configuration into key[0..PD_MEMO_KEY_MAX); false when it
+ * does not fit (then no memoization). */
+bool pd_memo_key(const struct pd_matcher *m, uint32_t *key, size_t *n);
+uint64_t pd_memo_hash(const uint32_t *key, size_t n);
+/* The stored mask for key, borrowed (immutable, lives as long as the memo). */
+const uint32_t *pd_memo_find(pd_memo *mo, const uint32_t *key, size_t n, uint64_t h);
+/* Stores a copy of mask under key (no-op past the bound or out of memory). */
+void pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *key, size_t n, uint64_t h,
+                 const uint32_t *mask);
+
+#endif

@@ -1,0 +1,125 @@
+/* test_cli.c - the two CLI contracts: `pushdown mask` and `pushdown maskbench`.
+ * argv[1] is the pushdown binary. Needs the Llama-3 tokenizer (skips without). */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *pdt__cli;
+static char pdt__dir[256];
+
+static void pdt__write(const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", pdt__dir, name);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Runs `pushdown args` in the temp dir; returns the exit code, stdout in out. */
+static int pdt__run(const char *args, char *out, size_t cap) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "cd %s && '%s' %s 2>stderr.txt", pdt__dir, pdt__cli, args);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t n = fread(out, 1, cap - 1, p);
+  out[n] = '\0';
+  int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *pdt__tok(void) {
+  return pdt_data("tokenizers/llama3/tokenizer.json");
+}
+
+static void test_cli_mask(void **state) {
+  (void)state;
+  const char *tok = pdt__tok();
+  if (!tok) skip();
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_load_hf(tok, NULL, NULL, &v, NULL), PD_OK);
+  pdt__write("g.gbnf", "root ::= \"ab\" | \"a\" [0-9]\n");
+  pdt__write("after.txt", "a");
+  pdt__write("bad.txt", "ax");
+  static char out[1 << 20];
+  char args[1024];
+  snprintf(args, sizeof args, "mask --grammar g.gbnf --tokenizer '%s' --after-text after.txt",
+           tok);
+  assert_int_equal(pdt__run(args, out, sizeof out), 0);
+  long prev = -1, count = 0;
+  for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), count++) {
+    long id = strtol(line, NULL, 10);
+    assert_true(id > prev); /* ascending, one per line */
+    prev = id;
+    const uint8_t *b;
+    size_t len;
+    uint32_t flags;
+    assert_int_equal(pd_vocab_token(v, (uint32_t)id, &b, &len, &flags), PD_OK);
+    assert_true(len == 1 && (b[0] == 'b' || (b[0] >= '0' && b[0] <= '9')));
+  }
+  assert_int_equal(count, 11); /* "b" and the ten digits */
+  snprintf(args, sizeof args, "mask --grammar g.gbnf --tokenizer '%s' --after-text bad.txt", tok);
+  assert_int_equal(pdt__run(args, out, sizeof out), 1);
+  assert_string_equal(out, "reject at byte 1\n");
+  assert_int_equal(pdt__run("mask --grammar missing.gbnf", out, sizeof out), 2);
+  pd_vocab_free(v);
+}
+
+/* A one-schema folder whose instances are "{}" (valid) and "{" (invalid). */
+static void test_cli_maskbench(void **state) {
+  (void)state;
+  const char *tok = pdt__tok();
+  if (!tok) skip();
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_load_hf(tok, NULL, NULL, &v, NULL), PD_OK);
+  uint32_t open_id, close_id, x_id;
+  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"{", 1, &open_id), PD_OK);
+  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"}", 1, &close_id), PD_OK);
+  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"x", 1, &x_id), PD_OK);
+  char path[512], lines[1024];
+  snprintf(path, sizeof path, "%s/mb", pdt__dir);
+  mkdir(path, 0700);
+  snprintf(path, sizeof path, "%s/mb/sub", pdt__dir);
+  mkdir(path, 0700);
+  pdt__write("mb/sub/s.json", "{\"schema\": {\"type\": \"object\"}, \"tests\": []}");
+  snprintf(lines, sizeof lines,
+           "{\"file\":\"sub/s.json\",\"test\":0,\"valid\":true,\"text\":\"{}\",\"llama3\":[%u,%u]}\n"
+           "{\"file\":\"sub/s.json\",\"test\":1,\"valid\":false,\"text\":\"{\",\"llama3\":[%u]}\n"
+           "{\"file\":\"sub/s.json\",\"test\":2,\"valid\":false,\"text\":\"{x\",\"llama3\":[%u,%u]}\n",
+           open_id, close_id, open_id, open_id, x_id);
+  pdt__write("mb/instances.jsonl", lines);
+  pdt__write("obj.gbnf", "root ::= \"{\" \"}\"\n");
+  static char out[1 << 16];
+  char args[1024];
+  snprintf(args, sizeof args, "maskbench mb --tokenizer '%s' --grammar obj.gbnf --json", tok);
+  assert_int_equal(pdt__run(args, out, sizeof out), 0);
+  char *last = strstr(out, "{\"tbm_us\"");
+  assert_non_null(last);
+  assert_string_equal(last + strlen(last) - 2, "}\n"); /* the last line is the object */
+  assert_non_null(strstr(last, "\"ttfm_us\":{\"avg\""));
+  assert_non_null(strstr(last, "\"p999\""));
+  assert_non_null(strstr(last, "\"schemas\":1,\"passing\":3,\"compile_errors\":0,"
+                               "\"validation_errors\":0,\"invalidation_errors\":0,\"tokens\":5}"));
+  pd_vocab_free(v);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return 77;
+  pdt__cli = argv[1];
+  snprintf(pdt__dir, sizeof pdt__dir, "/tmp/pdt_masks_cli_XXXXXX");
+  if (!mkdtemp(pdt__dir)) return 1;
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cli_mask),
+      cmocka_unit_test(test_cli_maskbench),
+  };
+  int rc = cmocka_run_group_tests(tests, NULL, NULL);
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", pdt__dir);
+  if (system(cmd) != 0) rc = rc ? rc : 1;
+  return rc;
+}

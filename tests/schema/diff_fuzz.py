@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Differential check of the JSON Schema front end against python3-jsonschema.
+
+Generates random small schemas (types, enum/const, bounds, lengths, simple
+patterns, properties/required/additionalProperties, items/prefixItems,
+min/max counts, anyOf/allOf/oneOf/not/if, $defs/$ref) and random JSON values
+(plus values mutated towards each schema), and compares the verdict of
+`pushdown check --schema S --batch B` with Draft202012Validator.
+
+Instances are written compactly with json.dumps(separators=(",", ":"),
+ensure_ascii=random) so escapes are exercised. Schemas the compiler refuses
+are counted, not compared. Any case where the grammar accepts an instance
+the validator rejects is a FALSE POSITIVE (the failure that matters); the
+reverse is a false negative (allowed by design in a few documented places:
+exponents under numeric bounds, declared property order, ...).
+
+usage: diff_fuzz.py PUSHDOWN_BINARY [N_SCHEMAS] [SEED]
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+STRS = ["", "a", "ab", "abc", "foo", "bar", "é", "a\"b", "x/y", "\u00e9\u00e9", "ZZZ", "12"]
+KEYS = ["a", "b", "c", "foo", "é"]
+PATTERNS = ["^a", "b$", "^[a-c]*$", "o+", "^.{2}$", "\\d"]
+
+
+def rnd_value(r, depth=0):
+    k = r.randrange(8 if depth < 3 else 5)
+    if k == 0:
+        return None
+    if k == 1:
+        return r.choice([True, False])
+    if k == 2:
+        return r.choice([0, 1, -1, 2, 3, 7, 10, 100, -17, 255])
+    if k == 3:
+        return r.choice([0.5, -1.5, 2.25, 1.0, 3.75, -0.125, 10.5])
+    if k == 4:
+        return r.choice(STRS)
+    if k == 5:
+        return [rnd_value(r, depth + 1) for _ in range(r.randrange(4))]
+    return {r.choice(KEYS): rnd_value(r, depth + 1) for _ in range(r.randrange(4))}
+
+
+def rnd_schema(r, depth=0, defs=None):
+    if depth > 2 or r.random() < 0.15:
+        return r.choice([{}, True, False, {"type": r.choice(["integer", "string", "null"])}])
+    kind = r.randrange(10)
+    if kind == 0:
+        return {"enum": [rnd_value(r, 2) for _ in range(r.randrange(1, 4))]}
+    if kind == 1:
+        return {"const": rnd_value(r, 2)}
+    if kind == 2:
+        s = {"type": r.choice(["integer", "number"])}
+        for kw in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]:
+            if r.random() < 0.4:
+                s[kw] = r.choice([-3, 0, 1, 2.5, 7, -1.5, 10])
+        if r.random() < 0.2:
+            s["multipleOf"] = r.choice([2, 3, 0.5 if s["type"] == "integer" else 1])
+        return s
+    if kind == 3:
+        s = {"type": "string"}
+        if r.random() < 0.5:
+            s["minLength"] = r.randrange(3)
+        if r.random() < 0.5:
+            s["maxLength"] = r.randrange(1, 4)
+        if r.random() < 0.3 and "minLength" not in s and "maxLength" not in s:
+            s["pattern"] = r.choice(PATTERNS)
+        return s
+    if kind == 4:
+        s = {"type": "object", "properties": {}}
+        for k in r.sample(KEYS, r.randrange(1, 4)):
+            s["properties"][k] = rnd_schema(r, depth + 1, defs)
+        if r.random() < 0.5:
+            s["required"] = r.sample(list(s["properties"]), r.randrange(len(s["properties"]) + 1))
+        if r.random() < 0.4:
+            s["additionalProperties"] = r.choice([False, True, rnd_schema(r, depth + 1, defs)])
+        if r.random() < 0.2:
+            s["maxProperties"] = r.randrange(3)
+        return s
+    if kind == 5:
+        s = {"type": "array"}
+        if r.random() < 0.4:
+            s["prefixItems"] = [rnd_schema(r, depth + 1, defs) for _ in range(r.randrange(1, 3))]
+        if r.random() < 0.7:
+            s["items"] = rnd_schema(r, depth + 1, defs)
+        if r.random() < 0.4:
+            s["minItems"] = r.randrange(3)
+        if r.random() < 0.4:
+            s["maxItems"] = r.randrange(1, 4)
+        if r.random() < 0.2:
+            s["contains"] = rnd_schema(r, depth + 1, defs)
+        return s
+    if kind == 6:
+        return {r.choice(["anyOf", "allOf", "oneOf"]):
+                [rnd_schema(r, depth + 1, defs) for _ in range(r.randrange(1, 4))]}
+    if kind == 7:
+        return {"not": r.choice([{"type": r.choice(["string", "integer", "object"])},
+                                 rnd_schema(r, depth + 1, defs)])}
+    if kind == 8:
+        return {"if": {"type": r.choice(["string", "number", "array"])},
+                "then": rnd_schema(r, depth + 1, defs), "else": rnd_schema(r, depth + 1, defs)}
+    if defs is not None:
+        name = "d%d" % len(defs)
+        defs[name] = {}  # reserve the name before generating the body
+        defs[name] = rnd_schema(r, depth + 1, defs)
+        return {"$ref": "#/$defs/" + name}
+    return {}
+
+
+def mutate_towards(r, schema):
+    """A value likely near the schema's language."""
+    if isinstance(schema, dict):
+        if "const" in schema:
+            return schema["const"]
+        if "enum" in schema:
+            return r.choice(schema["enum"])
+        if schema.get("type") == "object":
+            return {k: mutate_towards(r, v) for k, v in schema.get("properties", {}).items()
+                    if r.random() < 0.8}
+        if schema.get("type") == "array":
+            items = [mutate_towards(r, s) for s in schema.get("prefixItems", [])]
+            return items + [mutate_towards(r, schema.get("items", {})) for _ in range(r.randrange(3))]
+    return rnd_value(r)
+
+
+def run(binary, n_schemas, seed):
+    r = random.Random(seed)
+    counts = {"compared": 0, "agree": 0, "false_positive": 0, "false_negative": 0,
+              "refused": 0, "schemas": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(n_schemas):
+            defs = {}
+            schema = rnd_schema(r, 0, defs)
+            if defs and isinstance(schema, dict):
+                schema = dict(schema, **{"$defs": defs})
+            counts["schemas"] += 1
+            values = [rnd_value(r) for _ in range(10)] + [mutate_towards(r, schema) for _ in range(10)]
+            spath, bpath = os.path.join(tmp, "s.json"), os.path.join(tmp, "b.txt")
+            with open(spath, "w") as f:
+                json.dump(schema, f)
+            texts = [json.dumps(v, separators=(",", ":"), ensure_ascii=r.random() < 0.5) for v in values]
+            with open(bpath, "w") as f:
+                for t in texts:
+                    f.write(json.dumps(t) + "\n")
+            p = subprocess.run([binary, "check", "--schema", spath, "--batch", bpath],
+                               capture_output=True, text=True)
+            if p.returncode == 2:
+                counts["refused"] += 1
+                continue
+            verdicts = p.stdout.split("\n")
+            validator = jsonschema.Draft202012Validator(schema)
+            for v, t, got in zip(values, texts, verdicts):
+                try:
+                    want = validator.is_valid(v)
+                except RecursionError:  # a $ref cycle the validator cannot follow
+                    continue
+                acc = got.startswith("accept")
+                counts["compared"] += 1
+                if acc == want:
+                    counts["agree"] += 1
+                elif acc:
+                    counts["false_positive"] += 1
+                    print("FALSE POSITIVE", json.dumps(schema), t)
+                else:
+                    counts["false_negative"] += 1
+                    if os.environ.get("PD_DIFF_VERBOSE"):
+                        print("false negative", json.dumps(schema), t)
+    return counts
+
+
+def main():
+    binary = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    counts = run(binary, n, seed)
+    print(json.dumps(counts))
+    return 1 if counts["false_positive"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
