@@ -1,6 +1,7 @@
 /* build.h - the passes of pd_pda_build (internal to pda/).
  *
  *   repeat.c  lowers large x{m,n} in a working copy of the IR into helper rules
+ *   inline.c  picks the small non-recursive rules that are copied into their callers
  *   nfa.c     one rule body -> Thompson NFA with epsilon edges (UTF-8 -> byte ranges)
  *   dfa.c     NFA -> deterministic automaton by subset construction, appended to the
  *             growing state/edge arrays of the whole grammar
@@ -30,6 +31,7 @@ typedef struct pd_nfa {
   PD_ARRAY(pd_nfa_edge) edges;
   PD_ARRAY(uint32_t) first;
   uint32_t max_states; /* NFA states allowed, else PD_ERR_LIMIT */
+  const uint32_t *inl; /* per rule: copied in at a reference unless PD_IR_NONE; may be NULL */
 } pd_nfa;
 
 /* The automata of the whole grammar while they are built. */
@@ -48,6 +50,11 @@ pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err);
 uint32_t pd_pda_weight(const pd_ir *w, uint32_t node, int depth);
 /* Whether a REPEAT node of child weight weight and bounds min..max is copied inline. */
 bool pd_pda_repeat_inline(uint32_t weight, uint32_t min, uint32_t max);
+
+/* *out[r] = the weight of rule r when it is copied into its callers, else
+ * PD_IR_NONE; rules from n_own on are never copied (inline.c; free with w's
+ * allocator). */
+pd_status pd_pda_inline_plan(const pd_ir *w, size_t n_own, uint32_t **out, pd_error *err);
 
 /* Builds the NFA of body into nfa (cleared first). */
 pd_status pd_pda_nfa_build(pd_nfa *nfa, const pd_ir *w, uint32_t body, pd_error *err);

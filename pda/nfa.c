@@ -168,6 +168,8 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
       *out = o;
       return PD_OK;
     case PD_IR_REF:
+      if (n->inl && n->inl[nd->a] != PD_IR_NONE)
+        return pd__build(n, w, w->rules.data[nd->a].body, in, out, depth + 1, err);
       *out = pd__state(n);
       return pd__edge(n, (pd_nfa_edge){.from = in, .to = *out, .kind = PD_EDGE_CALL, .arg = nd->a})
                  ? PD_OK

@@ -312,10 +312,12 @@ static pd_status pd__pack(const pd_pda_builder *b, const pd_ir *w, uint32_t n_ir
 
 static uint32_t pd__sat2(uint32_t x) { return x > UINT32_MAX / 2 ? UINT32_MAX : 2 * x; }
 
-/* One automaton per rule of w into b. */
-static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, pd_error *err) {
+/* One automaton per rule of w into b (the first n_own are the IR's own rules). */
+static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own, pd_error *err) {
   pd_nfa nfa = {.a = b->a, .max_states = pd__sat2(b->max_states)};
-  pd_status s = PD_OK;
+  uint32_t *inl = NULL;
+  pd_status s = pd_pda_inline_plan(w, n_own, &inl, err);
+  nfa.inl = inl;
   for (uint32_t r = 0; r < w->rules.len && !s; r++) {
     uint32_t body = w->rules.data[r].body;
     if (body == PD_IR_NONE) {
@@ -325,10 +327,20 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, pd_error *err) 
       if (!pd_array_push(b->a, &b->states, st)) s = pd__nomem(err);
       continue;
     }
+    size_t n_states = b->states.len, n_edges = b->edges.len;
     s = pd_pda_nfa_build(&nfa, w, body, err);
     if (!s) s = pd_pda_dfa_build(b, &nfa, r, err);
+    if (s == PD_ERR_LIMIT && nfa.inl) {
+      /* the copies made the automaton too large: this rule calls instead */
+      b->states.len = n_states, b->edges.len = n_edges;
+      nfa.inl = NULL;
+      s = pd_pda_nfa_build(&nfa, w, body, err);
+      if (!s) s = pd_pda_dfa_build(b, &nfa, r, err);
+      nfa.inl = inl;
+    }
     if (!s) s = pd_pda_minimize(b, r, err);
   }
+  pd__free(b->a, inl);
   pd_pda_nfa_free(&nfa);
   return s;
 }
@@ -354,7 +366,7 @@ pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, const pd_pda_limi
   if (!s && !pd_array_reserve(a, &b.rules, w.rules.len)) s = pd__nomem(err);
   if (!s) {
     b.rules.len = w.rules.len;
-    s = pd__automata(&b, &w, err);
+    s = pd__automata(&b, &w, ir->rules.len, err);
   }
   if (!s) s = pd__prune_all(&b, vocab, w.root, pd_ir_rule_name(&w, w.root), err);
   if (!s) s = pd__pack(&b, &w, (uint32_t)ir->rules.len, out, err);

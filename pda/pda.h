@@ -60,6 +60,7 @@
 
 #define PD_PDA_INLINE_COPIES 16  /* at most this many inline copies of a repeated x */
 #define PD_PDA_INLINE_BUDGET 256 /* copies * weight(x) at most this for inline copies */
+#define PD_PDA_INLINE_RULE 1024  /* a non-recursive rule this light is copied into callers */
 #define PD_PDA_MAX_NESTING 2048  /* IR expression nesting depth, else PD_ERR_LIMIT */
 
 typedef enum pd_pda_edge_kind {

@@ -221,13 +221,37 @@ static void test_dump(void **state) {
                       "  0\n"
                       "    [61] -> 1\n"
                       "  1 final\n"
-                      "    call b -> 2\n"
+                      "    [30-39] -> 2\n"
+                      "    !<[7]> -> 2\n"
                       "  2 final\n"
                       "b\n"
                       "  3\n"
                       "    [30-39] -> 4\n"
                       "    !<[7]> -> 4\n"
                       "  4 final\n");
+  pd__free(g->alloc, dump);
+  pd_grammar_free(g);
+  pd_ir_free(&ir);
+}
+
+/* Small non-recursive rules are copied into their callers; recursive ones and
+ * the repetition counters stay calls. */
+static void test_inline(void **state) {
+  (void)state;
+  pd_ir ir;
+  pd_ir_init(&ir, NULL);
+  uint32_t k[3] = {pdt_ref(&ir, "d"), pdt_ref(&ir, "p"), pdt_ref(&ir, "d")};
+  pdt_def(&ir, "root", pd_ir_seq(&ir, k, 3));
+  pdt_def(&ir, "d", pdt_range(&ir, '0', '9'));
+  uint32_t nest[3] = {pdt_lit(&ir, "("), pdt_ref(&ir, "p"), pdt_lit(&ir, ")")};
+  pdt_def(&ir, "p", pd_ir_alt2(&ir, pd_ir_seq(&ir, nest, 3), pdt_lit(&ir, "x")));
+  pd_grammar *g = pdt_compile(&ir, NULL);
+  char *dump = NULL;
+  assert_int_equal(pd_pda_dump(&g->pda, g->alloc, &dump), PD_OK);
+  assert_null(strstr(dump, "call d"));
+  assert_non_null(strstr(dump, "call p"));
+  assert_int_equal(pdt_verdict(g, "1((x))2", 7), 2);
+  assert_int_equal(pdt_verdict(g, "1((x)2", 6), 0);
   pd__free(g->alloc, dump);
   pd_grammar_free(g);
   pd_ir_free(&ir);
@@ -265,6 +289,7 @@ int main(void) {
       cmocka_unit_test(test_utf8_exhaustive), cmocka_unit_test(test_random_invariants),
       cmocka_unit_test(test_repeat_chain),    cmocka_unit_test(test_pruning),
       cmocka_unit_test(test_limits),          cmocka_unit_test(test_dump),
+      cmocka_unit_test(test_inline),
       cmocka_unit_test(test_alloc_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
