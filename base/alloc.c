@@ -29,7 +29,7 @@ void *pd__malloc(const pd_allocator *a, size_t size) {
 void *pd__calloc(const pd_allocator *a, size_t n, size_t size) {
   if (size && n > SIZE_MAX / size) return NULL;
   void *p = pd__malloc(a, n * size);
-  if (p) memset(p, 0, n * size ? n * size : 1);
+  if (p && size && n) memset(p, 0, n * size);
   return p;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bits.h"
 #include "base/error.h"
 #include "masks/vocab.h"
 
@@ -179,6 +180,23 @@ static bool pd__live_end(const pd_classifier *k, uint32_t r, uint8_t b) {
 static int pd__push(pd_classifier *k, uint8_t b) {
   uint32_t a = pd_array_last(&k->rows), e = (uint32_t)k->items.len;
   if (!pd_array_push(k->a, &k->rows, e) || !pd_array_reserve(k->a, &k->ends, 1)) return -1;
+  if (e - a == 1) {
+    /* one item stepping to a state without calls or end: the row is that one
+     * item and needs neither dedup nor closing (inside strings and literals) */
+    pd__item it = k->items.data[a];
+    const pd_pda_edge *x = pd__byte_edge(k, it.state, b);
+    if (!x) {
+      k->rows.len--;
+      return 0;
+    }
+    const pd_pda_state *to = &k->states[x->to];
+    if (!to->n_call && !(to->flags & PD_STATE_FINAL)) {
+      if (!pd_array_push(k->a, &k->items, ((pd__item){x->to, it.origin}))) return -1;
+      uint8_t live = pd__live_end(k, (uint32_t)k->ends.len - 1, b) ? PD__LIVE_END : 0;
+      k->ends.data[k->ends.len++] = live;
+      return 1;
+    }
+  }
   k->gen++;
   for (uint32_t i = a; i < e; i++) {
     const pd_pda_edge *x = pd__byte_edge(k, k->items.data[i].state, b);
@@ -229,11 +247,6 @@ static pd_status pd__walk(pd_classifier *k, pd_error *err) {
   return PD_OK;
 }
 
-static size_t pd__count(const uint32_t *w, size_t n) {
-  size_t c = 0;
-  for (size_t i = 0; i < n; i++) c += (size_t)__builtin_popcount(w[i]);
-  return c;
-}
 
 pd_status pd_classifier_run(pd_classifier *k, uint32_t s, pd_mask_class *out, pd_error *err) {
   memset(out, 0, sizeof *out);
@@ -250,9 +263,9 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, pd_mask_class *out, pd
     return pd__nomem(err);
   pd_status st = pd__walk(k, err);
   if (st != PD_OK) return st;
-  st = pd_tokset_from_bits(&out->accepted, k->acc, pd__count(k->acc, w), &k->c->u, k->a, err);
+  st = pd_tokset_from_bits(&out->accepted, k->acc, pd_popcount_words(k->acc, w), &k->c->u, k->a, err);
   if (st == PD_OK)
-    st = pd_tokset_from_bits(&out->cd, k->cd, pd__count(k->cd, k->c->pu.n_words), &k->c->pu, k->a,
+    st = pd_tokset_from_bits(&out->cd, k->cd, pd_popcount_words(k->cd, k->c->pu.n_words), &k->c->pu, k->a,
                              err);
   if (st != PD_OK) pd_mask_class_free(out, k->a);
   return st;

@@ -92,13 +92,20 @@ static void pd__fill_rest(const pd_matcher *m, const pd_mask_cache *c, uint32_t 
 /* Accepted sets of the row's distinct states, then the cd stragglers. */
 static pd_status pd__fill_classified(pd_matcher *m, const pd_masks *mk, uint32_t *words);
 
-static bool pd__row_classified(const pd_matcher *m, const pd_masks *mk) {
-  if (!mk || !mk->cls) return false;
+/* Whether every state of the row has a class (classifying those that no mask
+ * needed before). */
+static pd_status pd__row_classified(const pd_matcher *m, pd_masks *mk, bool *all) {
+  *all = false;
+  if (!mk) return PD_OK;
   size_t n;
   const pd_earley_item *it = pd_earley_current(m, &n);
-  for (size_t i = 0; i < n; i++)
-    if (!mk->cls[it[i].state]) return false;
-  return true;
+  for (size_t i = 0; i < n; i++) {
+    const pd_mask_class *c;
+    pd_status st = pd_masks_class(mk, it[i].state, &c, NULL);
+    if (st != PD_OK || !c) return st;
+  }
+  *all = true;
+  return PD_OK;
 }
 
 static bool pd__all_allowed(const uint32_t *words, size_t width) {
@@ -112,9 +119,11 @@ static pd_status pd__fill_text(pd_matcher *m, uint32_t *words, size_t n_words, p
   pd_mask_cache *c = m->g->masks ? m->g->masks->cache : NULL;
   pd_status st = c ? PD_OK : pd_mask_cache_get(m->g->vocab, &c, err);
   if (st != PD_OK) return st;
-  if (pd__row_classified(m, m->g->masks))
+  bool classified = false;
+  st = pd__row_classified(m, m->g->masks, &classified);
+  if (st == PD_OK && classified)
     st = pd__fill_classified(m, m->g->masks, words);
-  else
+  else if (st == PD_OK)
     st = pd__fill_walk(m, c, words);
   if (st != PD_OK) {
     memset(words, 0, n_words * sizeof *words);
@@ -235,7 +244,7 @@ static size_t pd__row_classes(const pd_matcher *m, const pd_masks *mk,
   size_t n, k = 0;
   const pd_earley_item *it = pd_earley_current(m, &n);
   for (size_t i = 0; i < n; i++) {
-    const pd_mask_class *c = mk->cls[it[i].state];
+    const pd_mask_class *c = __atomic_load_n(&mk->cls[it[i].state], __ATOMIC_ACQUIRE);
     if (pd__class_empty(c)) continue; /* rejects every text token */
     size_t j = 0;
     while (j < k && out[j] != c) j++;

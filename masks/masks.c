@@ -1,5 +1,14 @@
-/* masks.c - building a grammar's token tables: one classification per
- * automaton state, looked up in (or added to) the vocabulary's cache. */
+/* masks.c - a grammar's token tables: one classification per automaton state,
+ * looked up in (or added to) the vocabulary's cache.
+ *
+ * States are classified when a mask first needs them (or all at compile with
+ * the eager_masks option): a schema's grammar has hundreds of states that
+ * mention its own property names, so their classes are new to the cache, and
+ * a given output visits few of them. Compile time is then the automata plus
+ * the lookahead sets, and the cost of a class is paid once, by the first mask
+ * whose row holds the state. Classes are published per state with a release
+ * store under the grammar's lock, so matchers on other threads read them
+ * without locking. */
 #include "masks.h"
 
 #include <string.h>
@@ -13,51 +22,53 @@
 #include "pda/grammar.h"
 
 static const pd_mask_class pd__empty_class; /* states without byte edges */
+static const pd_mask_class pd__walk_class;  /* local parse overflowed: the fill walks */
 
-/* The class of state s: from the cache when its local language is there, else
- * classified now and offered to the cache (kept by the grammar past the bound).
- * A state whose local parse overflows is left NULL: the fill walks for it. */
-static pd_status pd__class_of(pd_masks *mk, pd_classifier *k, const pd_allocator *va,
-                              const pd_allocator *ga, uint32_t s, pd_error *err) {
+/* Classifies state s into mk->cls[s] (lock held): from the cache when its
+ * local language is there, else classified now and offered to the cache (kept
+ * by the grammar past the cache's bound). */
+static pd_status pd__class_of(pd_masks *mk, uint32_t s, pd_error *err) {
+  const pd_allocator *va = mk->g->vocab->alloc, *ga = mk->g->alloc;
+  const pd_mask_class *out = NULL;
   const uint32_t *key;
   size_t n;
   uint64_t h;
-  pd_status st = pd_classifier_key(k, s, &key, &n, &h, err);
+  pd_status st = PD_OK;
+  if (!mk->k)
+    st = pd_classifier_new(&mk->g->pda, mk->follow, mk->g->vocab, mk->cache, va, &mk->k, err);
+  if (st == PD_OK) st = pd_classifier_key(mk->k, s, &key, &n, &h, err);
   if (st != PD_OK) return st;
-  if ((mk->cls[s] = pd_mask_cache_find(mk->cache, key, n, h))) return PD_OK;
-  pd_mask_class cls;
-  st = pd_classifier_run(k, s, &cls, err);
-  if (st == PD_ERR_LIMIT) return PD_OK;
-  if (st != PD_OK) return st;
-  if ((mk->cls[s] = pd_mask_cache_put(mk->cache, va, key, n, h, &cls))) {
+  if (!(out = pd_mask_cache_find(mk->cache, key, n, h))) {
+    pd_mask_class cls;
+    st = pd_classifier_run(mk->k, s, &cls, err);
+    if (st == PD_ERR_LIMIT) {
+      out = &pd__walk_class;
+      st = PD_OK;
+    } else if (st == PD_OK && !(out = pd_mask_cache_put(mk->cache, va, key, n, h, &cls))) {
+      /* the grammar keeps it, in its own allocator */
+      st = pd_tokset_copy(&mk->owned[s].accepted, &cls.accepted, ga, err);
+      if (st == PD_OK) st = pd_tokset_copy(&mk->owned[s].cd, &cls.cd, ga, err);
+      if (st == PD_OK) {
+        out = &mk->owned[s];
+        mk->bytes += pd_tokset_bytes(&out->accepted) + pd_tokset_bytes(&out->cd);
+      }
+    }
     pd_mask_class_free(&cls, va); /* no-op when the cache took it */
-    return PD_OK;
   }
-  /* the grammar keeps it, in its own allocator */
-  st = pd_tokset_copy(&mk->owned[s].accepted, &cls.accepted, ga, err);
-  if (st == PD_OK) st = pd_tokset_copy(&mk->owned[s].cd, &cls.cd, ga, err);
-  pd_mask_class_free(&cls, va);
-  if (st != PD_OK) return st;
-  mk->cls[s] = &mk->owned[s];
-  mk->bytes += pd_tokset_bytes(&mk->owned[s].accepted) + pd_tokset_bytes(&mk->owned[s].cd);
-  return PD_OK;
+  if (st == PD_OK) __atomic_store_n(&mk->cls[s], out, __ATOMIC_RELEASE);
+  return st;
 }
 
-static pd_status pd__classify_all(pd_masks *mk, const struct pd_grammar *g, pd_error *err) {
-  const pd_allocator *va = g->vocab->alloc;
-  const pd_pda_state *states = pd_pda_states(&g->pda);
-  pd_classifier *k = NULL;
-  uint32_t *follow = NULL;
-  pd_status st = pd_follow_build(&g->pda, va, &follow, err);
-  if (st == PD_OK) st = pd_classifier_new(&g->pda, follow, g->vocab, mk->cache, va, &k, err);
-  for (uint32_t s = 0; st == PD_OK && s < mk->n_states; s++) {
-    if (!states[s].n_byte)
-      mk->cls[s] = &pd__empty_class;
-    else
-      st = pd__class_of(mk, k, va, g->alloc, s, err);
+pd_status pd_masks_class(pd_masks *mk, uint32_t s, const pd_mask_class **cls, pd_error *err) {
+  const pd_mask_class *c = __atomic_load_n(&mk->cls[s], __ATOMIC_ACQUIRE);
+  pd_status st = PD_OK;
+  if (!c) {
+    pthread_mutex_lock(&mk->lock);
+    if (!mk->cls[s]) st = pd__class_of(mk, s, err);
+    c = mk->cls[s];
+    pthread_mutex_unlock(&mk->lock);
   }
-  pd_classifier_free(k);
-  pd__free(va, follow);
+  *cls = c == &pd__walk_class ? NULL : c;
   return st;
 }
 
@@ -69,13 +80,25 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
   const pd_allocator *a = g->alloc;
   pd_masks *mk = pd__calloc(a, 1, sizeof *mk);
   if (!mk) return pd__nomem(err);
+  if (pthread_mutex_init(&mk->lock, NULL) != 0) {
+    pd__free(a, mk);
+    return pd__fail(err, PD_ERR_INTERNAL, "cannot create the token table lock");
+  }
+  mk->g = g;
   mk->cache = c;
   mk->n_states = g->pda.n_states;
   size_t n = mk->n_states ? mk->n_states : 1;
   mk->cls = pd__calloc(a, n, sizeof *mk->cls);
   mk->owned = pd__calloc(a, n, sizeof *mk->owned);
   mk->bytes = n * (sizeof *mk->cls + sizeof *mk->owned);
-  st = mk->cls && mk->owned ? pd__classify_all(mk, g, err) : pd__nomem(err);
+  st = mk->cls && mk->owned ? pd_follow_build(&g->pda, g->vocab->alloc, &mk->follow, err)
+                            : pd__nomem(err);
+  const pd_pda_state *states = pd_pda_states(&g->pda);
+  for (uint32_t s = 0; st == PD_OK && s < mk->n_states; s++)
+    if (!states[s].n_byte) mk->cls[s] = &pd__empty_class;
+  const pd_mask_class *unused;
+  for (uint32_t s = 0; st == PD_OK && g->opts.eager_masks && s < mk->n_states; s++)
+    st = pd_masks_class(mk, s, &unused, err);
   if (st == PD_OK) st = pd_memo_init(&mk->memo, (g->vocab->width + 31) / 32, err);
   mk->memo_ok = st == PD_OK;
   if (st != PD_OK) {
@@ -92,9 +115,11 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
     for (uint32_t s = 0; s < mk->n_states; s++) pd_mask_class_free(&mk->owned[s], a);
   pd__free(a, mk->owned);
   if (mk->memo_ok) pd_memo_free(&mk->memo, a);
+  pd_classifier_free(mk->k);
+  pd__free(mk->g->vocab->alloc, mk->follow);
+  pthread_mutex_destroy(&mk->lock);
   pd__free(a, mk->cls);
   pd__free(a, mk);
 }
 
 size_t pd_masks_bytes(const pd_masks *mk) { return mk ? mk->bytes + mk->memo.bytes : 0; }
-

@@ -5,14 +5,25 @@
 #include "masks/masks.h"
 #include "masks/memo.h"
 
+struct pd_classifier;
+
 struct pd_masks {
+  const struct pd_grammar *g;    /* the grammar that owns these tables */
   pd_mask_cache *cache;          /* the vocab's (borrowed) */
   uint32_t n_states;
-  const pd_mask_class **cls;     /* [n_states]; NULL entries: classify on the fly (walk) */
+  const pd_mask_class **cls;     /* [n_states]; NULL: not classified yet (masks.c) */
   pd_mask_class *owned;          /* [n_states] classes the cache did not keep */
   size_t bytes;                  /* memory of the tables above */
   pd_memo memo;                  /* whole masks by configuration (memo.h) */
   bool memo_ok;                  /* memo initialized */
+  pthread_mutex_t lock;          /* guards classifying: k, owned, bytes, cls writes */
+  struct pd_classifier *k;       /* made on the first class needed */
+  uint32_t *follow;              /* lookahead of every rule (follow.h), vocab allocator */
 };
+
+/* The class of state s, classified now if no mask needed it before; *cls =
+ * NULL when the state is left to the run-time walk (its local parse is too
+ * wide). Thread-safe. */
+pd_status pd_masks_class(pd_masks *mk, uint32_t s, const pd_mask_class **cls, pd_error *err);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bits.h"
 #include "base/error.h"
 
 /* Writes the ids whose bit in bits equals want, within the universe. */
@@ -70,7 +71,7 @@ size_t pd_tokset_count(const pd_tokset *s, const pd_universe *u) {
   if (s->kind == PD_TOKSET_IDS) return s->n;
   if (s->kind == PD_TOKSET_ALL_BUT) return u->count - s->n;
   size_t c = 0;
-  for (uint32_t w = 0; w < s->n; w++) c += (size_t)__builtin_popcount(s->data[w]);
+  for (uint32_t w = 0; w < s->n; w++) c += pd_popcount32(s->data[w]);
   return c;
 }
 

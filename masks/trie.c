@@ -1,6 +1,7 @@
 /* trie.c - sorting the vocabulary into a walkable implicit trie (see trie.h). */
 #include "trie.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,12 +43,16 @@ static uint32_t pd__collect(const pd_vocab *v, pd__tok *toks, uint32_t *max_len)
 }
 
 /* skip[i] by a backward pass: a successor k with lcp[k] >= len(i) begins with
- * token i, and so does everything before skip[k]. */
+ * token i, and so does everything before skip[k]. skipD[i] (depth D) is the
+ * first k > i with lcp[k] < D: i + 1 when lcp[i + 1] < D, else skipD[i + 1]. */
 static void pd__fill_skip(pd_trie *t, const pd__tok *toks) {
   for (uint32_t i = t->n; i-- > 0;) {
     uint32_t k = i + 1;
     while (k < t->n && t->lcp[k] >= toks[i].len) k = t->skip[k];
     t->skip[i] = k;
+    bool last = i + 1 == t->n;
+    t->skip1[i] = last || t->lcp[i + 1] < 1 ? i + 1 : t->skip1[i + 1];
+    t->skip2[i] = last || t->lcp[i + 1] < 2 ? i + 1 : t->skip2[i + 1];
   }
 }
 
@@ -61,7 +66,9 @@ pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd
   t->order = pd__malloc(a, (n ? n : 1) * sizeof *t->order);
   t->lcp = pd__malloc(a, (n ? n : 1) * sizeof *t->lcp);
   t->skip = pd__malloc(a, (n ? n : 1) * sizeof *t->skip);
-  if (!t->order || !t->lcp || !t->skip) {
+  t->skip1 = pd__malloc(a, (n ? n : 1) * sizeof *t->skip1);
+  t->skip2 = pd__malloc(a, (n ? n : 1) * sizeof *t->skip2);
+  if (!t->order || !t->lcp || !t->skip || !t->skip1 || !t->skip2) {
     pd__free(a, toks);
     pd_trie_free(t, a);
     return pd__nomem(err);
@@ -81,10 +88,14 @@ void pd_trie_free(pd_trie *t, const pd_allocator *a) {
   pd__free(a, t->order);
   pd__free(a, t->lcp);
   pd__free(a, t->skip);
+  pd__free(a, t->skip1);
+  pd__free(a, t->skip2);
   memset(t, 0, sizeof *t);
 }
 
 uint32_t pd_trie_skip_depth(const pd_trie *t, uint32_t i, uint32_t depth) {
+  if (depth == 1) return t->skip1[i];
+  if (depth == 2) return t->skip2[i];
   uint32_t k = i + 1;
   while (k < t->n && t->lcp[k] >= depth) k = t->skip[k];
   return k;

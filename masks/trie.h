@@ -23,6 +23,8 @@ typedef struct pd_trie {
   uint32_t *order;   /* [n] token ids in byte order (ties by id) */
   uint32_t *lcp;     /* [n] */
   uint32_t *skip;    /* [n] */
+  uint32_t *skip1;   /* [n] pd_trie_skip_depth(t, i, 1): the most common dead prefix */
+  uint32_t *skip2;   /* [n] the same at depth 2 (tokens of one byte: unused) */
 } pd_trie;
 
 /* Builds t over v's normal tokens. On failure t is left empty. */
