@@ -300,6 +300,34 @@ pd_status pd_json_parse(pd_json_doc *doc, const pd_allocator *alloc, const char 
   return PD_OK;
 }
 
+uint32_t pd_json_add(pd_json_doc *doc, pd_json_kind kind, const void *bytes, size_t n_bytes,
+                     const uint32_t *kids, uint32_t n_kids) {
+  pd_json_node nd = {(uint8_t)kind, PD_JSON_NONE, PD_JSON_NONE, 0, 0, 0};
+  if (kind == PD_JSON_STRING || kind == PD_JSON_NUMBER) {
+    nd.off = (uint32_t)doc->bytes.len;
+    nd.n = (uint32_t)n_bytes;
+    /* NUL-terminated like parsed strings, so pd_json_str is a C string */
+    if (!pd_array_reserve(doc->alloc, &doc->bytes, n_bytes + 1)) return PD_JSON_NONE;
+    if (n_bytes) memcpy(doc->bytes.data + doc->bytes.len, bytes, n_bytes);
+    doc->bytes.data[doc->bytes.len + n_bytes] = 0;
+    doc->bytes.len += n_bytes + 1;
+  } else if (kind == PD_JSON_ARRAY || kind == PD_JSON_OBJECT) {
+    nd.off = (uint32_t)doc->kids.len;
+    nd.n = kind == PD_JSON_OBJECT ? n_kids / 2 : n_kids;
+    if (!pd_array_reserve(doc->alloc, &doc->kids, n_kids ? n_kids : 1)) return PD_JSON_NONE;
+    if (n_kids) memcpy(doc->kids.data + doc->kids.len, kids, n_kids * sizeof *kids);
+    doc->kids.len += n_kids;
+  }
+  if (!pd_array_push(doc->alloc, &doc->nodes, nd)) return PD_JSON_NONE;
+  uint32_t id = (uint32_t)doc->nodes.len - 1;
+  for (uint32_t i = 0; i < n_kids; i++) {
+    pd_json_node *k = &doc->nodes.data[kids[i]];
+    k->parent = id;
+    k->key = kind == PD_JSON_OBJECT ? (i % 2 ? kids[i - 1] : PD_JSON_NONE) : i;
+  }
+  return id;
+}
+
 void pd_json_free(pd_json_doc *doc) {
   pd_array_free(doc->alloc, &doc->nodes);
   pd_array_free(doc->alloc, &doc->kids);

@@ -54,6 +54,13 @@ typedef struct pd_json_doc {
 pd_status pd_json_parse(pd_json_doc *doc, const pd_allocator *alloc, const char *text, size_t len,
                         uint32_t max_depth, pd_error *err);
 void pd_json_free(pd_json_doc *doc);
+/* Appends a node built by the caller (schemas the compiler derives): a
+ * string or number (its bytes, the decoded string or the number's text,
+ * copied), false, or an array / object of existing parentless
+ * nodes (kids[0..n), objects as key, value pairs), which become its
+ * children. Returns the node, or PD_JSON_NONE when out of memory. */
+uint32_t pd_json_add(pd_json_doc *doc, pd_json_kind kind, const void *bytes, size_t n_bytes,
+                     const uint32_t *kids, uint32_t n_kids);
 
 static inline const pd_json_node *pd_json_at(const pd_json_doc *d, uint32_t id) {
   return &d->nodes.data[id];

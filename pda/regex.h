@@ -68,4 +68,28 @@ pd_status pd_regex_to_ir_len(pd_ir *ir, const char *pattern, size_t len,
                              uint32_t max_len, const pd_grammar_options *opts, uint32_t *node,
                              pd_error *err);
 
+/* A complete deterministic automaton over code points that follows several
+ * patterns at once (JSON Schema search semantics) and a set of exact
+ * strings. State 0 is the start; the edges of state q are the triples
+ * edges[3k .. 3k+2] = lo, hi, to for first[q] <= k < first[q+1], sorted,
+ * disjoint and covering 0..0x10FFFF (surrogates included; no input holds
+ * them). label[q] bit i: pattern i matches the input read so far;
+ * PD_REGEX_DFA_NAME: the input is one of the strings. Arrays are owned (free
+ * with pd_regex_dfa_free). */
+typedef struct pd_regex_dfa {
+  uint32_t n_states;
+  uint32_t *first, *edges, *label;
+  const pd_allocator *alloc;
+} pd_regex_dfa;
+#define PD_REGEX_DFA_NAME 0x80000000u
+
+/* Builds the automaton of pats[0..n_pats) (ECMA-262, lengths lens; at most
+ * 30) and the UTF-8 strings names[0..n_names). Errors as pd_regex_to_ir's,
+ * and PD_ERR_LIMIT past 200000 NFA or 4096 DFA states. */
+pd_status pd_regex_dfa_build(const char *const *pats, const size_t *lens, uint32_t n_pats,
+                             const char *const *names, const size_t *name_lens, uint32_t n_names,
+                             const pd_grammar_options *opts, const pd_allocator *alloc,
+                             pd_regex_dfa *out, pd_error *err);
+void pd_regex_dfa_free(pd_regex_dfa *d);
+
 #endif

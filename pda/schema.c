@@ -58,7 +58,7 @@ static const pd__kw pd__keywords[] = {
     {"uniqueItems", PD_SC_ARR, PD__KW_ENFORCED},
     {"contains", PD_SC_ARR, PD__KW_ENFORCED},
     {"minContains", PD_SC_ARR, PD__KW_ENFORCED},
-    {"maxContains", PD_SC_ARR, PD__KW_ENFORCED}, /* refused by the array builder */
+    {"maxContains", PD_SC_ARR, PD__KW_ENFORCED},
     {"unevaluatedItems", PD_SC_ARR, PD__KW_ENFORCED},
     {"properties", PD_SC_OBJ, PD__KW_ENFORCED},
     {"required", PD_SC_OBJ, PD__KW_ENFORCED},
@@ -68,10 +68,10 @@ static const pd__kw pd__keywords[] = {
     {"patternProperties", PD_SC_OBJ, PD__KW_ENFORCED},
     {"propertyNames", PD_SC_OBJ, PD__KW_ENFORCED},
     {"dependentRequired", PD_SC_OBJ, PD__KW_ENFORCED},
-    {"dependentSchemas", PD_SC_OBJ, PD__KW_REFUSED},
+    {"dependentSchemas", PD_SC_OBJ, PD__KW_ENFORCED},
     {"dependencies", PD_SC_OBJ, PD__KW_ENFORCED}, /* array form; schema form refused */
     {"unevaluatedProperties", PD_SC_OBJ, PD__KW_ENFORCED},
-    {"$dynamicRef", PD_SC_ALL, PD__KW_REFUSED},
+    {"$dynamicRef", PD_SC_ALL, PD__KW_ENFORCED}, /* where it is a static $ref */
     {"$recursiveRef", PD_SC_ALL, PD__KW_REFUSED},
 };
 
@@ -280,16 +280,24 @@ uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n) {
     if (pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) continue;
     ok = pd__reach_list(sc, c, &r, s, "allOf", false) &&
          pd__reach_list(sc, c, &r, s, "anyOf", true) && pd__reach_list(sc, c, &r, s, "oneOf", true);
-    for (int k = 0; k < 2 && ok; k++) {
-      uint32_t b = pd_json_get(&sc->doc, s, k ? "else" : "then");
+    uint32_t deps = pd_json_get(&sc->doc, s, "dependentSchemas");
+    if (deps != PD_JSON_NONE && pd_json_at(&sc->doc, deps)->kind == PD_JSON_OBJECT)
+      for (uint32_t k = 0; k < pd_json_len(&sc->doc, deps) && ok; k++) {
+        uint32_t b = pd_json_mval(&sc->doc, deps, k);
+        if (pd__in_conj(sc, c, b)) ok = pd__reach_add(sc, &r, b);
+      }
+    for (int k = 0; k < 3 && ok; k++) { /* "if" is a member where it held */
+      uint32_t b = pd_json_get(&sc->doc, s, k == 2 ? "if" : k ? "else" : "then");
       if (b != PD_JSON_NONE && pd__in_conj(sc, c, b)) ok = pd__reach_add(sc, &r, b);
     }
-    if (ok && (ref = pd_json_get(&sc->doc, s, "$ref")) != PD_JSON_NONE) {
+    for (int k = 0; k < 2 && ok; k++) {
+      if ((ref = pd_json_get(&sc->doc, s, k ? "$dynamicRef" : "$ref")) == PD_JSON_NONE) continue;
       pd_error *saved = sc->err;
       sc->err = NULL;
       bool lenient = sc->opts.lenient;
       sc->opts.lenient = false; /* resolving again must not note anything twice */
-      if (pd_sc_ref_resolve(sc, s, ref, &t) == PD_OK) ok = pd__reach_add(sc, &r, t);
+      pd_status rs = k ? pd_sc_dynref_resolve(sc, s, ref, &t) : pd_sc_ref_resolve(sc, s, ref, &t);
+      if (rs == PD_OK && t != PD_JSON_NONE) ok = pd__reach_add(sc, &r, t);
       sc->opts.lenient = lenient;
       sc->err = saved;
     }
@@ -381,6 +389,11 @@ static pd_status pd__flatten(pd_sc *sc, size_t off, size_t n, size_t *out_off, b
       if ((st = pd_sc_ref_resolve(sc, s, ref, &target))) return st;
       if (target != PD_JSON_NONE && (st = pd__add(sc, base, PD_SC_ENTRY(target, 0)))) return st;
     }
+    if ((ref = pd_json_get(&sc->doc, s, "$dynamicRef")) != PD_JSON_NONE) {
+      uint32_t target;
+      if ((st = pd_sc_dynref_resolve(sc, s, ref, &target))) return st;
+      if (target != PD_JSON_NONE && (st = pd__add(sc, base, PD_SC_ENTRY(target, 0)))) return st;
+    }
     if ((all = pd_json_get(&sc->doc, s, "allOf")) != PD_JSON_NONE &&
         (st = pd__add_all_of(sc, base, all)))
       return st;
@@ -445,6 +458,20 @@ static pd_status pd__branch(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t f
   for (size_t k = 0; k < c->n; k++)
     if ((st = pd__push(sc, sc->pool.data[c->off + k] | (k == i ? flag : 0)))) return st;
   if (extra != PD_JSON_NONE && (st = pd__add(sc, off, PD_SC_ENTRY(extra, 0)))) return st;
+  return pd_sc_compile(sc, off, sc->pool.len - off, types, depth, node);
+}
+
+/* Compiles conj c plus the schemas extra[0..k) (PD_JSON_NONE skipped), with
+ * member i's flags raised by flag, restricted to types. */
+static pd_status pd__branch_n(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t flag,
+                              const uint32_t *extra, size_t k, uint32_t types, uint32_t depth,
+                              uint32_t *node) {
+  size_t off = sc->pool.len;
+  pd_status st;
+  for (size_t m = 0; m < c->n; m++)
+    if ((st = pd__push(sc, sc->pool.data[c->off + m] | (m == i ? flag : 0)))) return st;
+  for (size_t m = 0; m < k; m++)
+    if (extra[m] != PD_JSON_NONE && (st = pd__add(sc, off, PD_SC_ENTRY(extra[m], 0)))) return st;
   return pd_sc_compile(sc, off, sc->pool.len - off, types, depth, node);
 }
 
@@ -627,22 +654,6 @@ static bool pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types) {
   return false;
 }
 
-/* oneOf is anyOf when its branches are pairwise disjoint; proving that is
- * required, never assumed. */
-static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t depth,
-                            uint32_t *node) {
-  uint32_t n = pd_json_len(&sc->doc, arr);
-  for (uint32_t a = 0; a < n; a++)
-    for (uint32_t b = a + 1; b < n; b++)
-      if (!pd__disjoint(sc, pd_json_elem(&sc->doc, arr, a), pd_json_elem(&sc->doc, arr, b),
-                        c->types)) {
-        pd_status st = pd_sc_unsupported(sc, arr, "oneOf", "branches not provably disjoint");
-        if (st) return st;
-        return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node); /* lenient: as anyOf */
-      }
-  return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node);
-}
-
 /* Keys of a schema object other than annotations. */
 static bool pd__only_keys(pd_sc *sc, uint32_t s, const char *const *allowed) {
   for (uint32_t i = 0; i < pd_json_len(&sc->doc, s); i++) {
@@ -676,21 +687,796 @@ static bool pd__type_only(pd_sc *sc, uint32_t s, uint32_t *mask) {
   return ok;
 }
 
-/* if / then / else at member i, exact when "if" is a set of types: then the
- * two cases split the types. */
+static bool pd__conj_has(const pd_sc *sc, const pd_sc_conj *c, const char *kw) {
+  for (size_t i = 0; i < c->n; i++)
+    if (pd_sc_kw(sc, c, i, kw) != PD_JSON_NONE) return true;
+  return false;
+}
+
+/* Absent, true or {}: accepts every instance. */
+static bool pd__trivial_schema(const pd_sc *sc, uint32_t s) {
+  if (s == PD_JSON_NONE) return true;
+  const pd_json_node *n = pd_json_at(&sc->doc, s);
+  return n->kind == PD_JSON_TRUE || (n->kind == PD_JSON_OBJECT && n->n == 0);
+}
+
+/* ------------------------------------------------------------ negation */
+
+static pd_status pd__key_schemas(pd_sc *sc, uint32_t key, uint32_t *req, uint32_t *forbid);
+
+typedef pd_sc_lit pd__lit;
+#define PD__MAX_LITS PD_SC_MAX_LITS
+
+/* Each bound keyword and the keyword accepting exactly the values it rejects,
+ * on the type it constrains; counts shift by one (a minimum of 0 rejects
+ * nothing). */
+static const struct {
+  const char *kw, *neg;
+  uint32_t types;
+  int shift;
+} pd__neg_bounds[] = {
+    {"minimum", "exclusiveMaximum", PD_SC_NUM, 0},
+    {"maximum", "exclusiveMinimum", PD_SC_NUM, 0},
+    {"exclusiveMinimum", "maximum", PD_SC_NUM, 0},
+    {"exclusiveMaximum", "minimum", PD_SC_NUM, 0},
+    {"minLength", "maxLength", PD_SC_STR, -1},
+    {"maxLength", "minLength", PD_SC_STR, 1},
+    {"minItems", "maxItems", PD_SC_ARR, -1},
+    {"maxItems", "minItems", PD_SC_ARR, 1},
+    {"minProperties", "maxProperties", PD_SC_OBJ, -1},
+    {"maxProperties", "minProperties", PD_SC_OBJ, 1},
+};
+
+/* {neg: v'} for bound b with value node v, made once per v (memoizable
+ * conjs); *out PD_JSON_NONE when nothing fails the bound, *ok false when v
+ * is not a usable value. */
+static pd_status pd__neg_bound(pd_sc *sc, size_t b, uint32_t v, uint32_t *out, bool *ok) {
+  for (size_t i = 0; i + 1 < sc->negs.len; i += 2)
+    if (sc->negs.data[i] == v) {
+      *out = sc->negs.data[i + 1];
+      return PD_OK;
+    }
+  char text[64];
+  size_t n;
+  uint32_t x;
+  if (pd__neg_bounds[b].shift == 0) {
+    n = pd_json_at(&sc->doc, v)->n;
+    if (pd_json_at(&sc->doc, v)->kind != PD_JSON_NUMBER || n >= sizeof text) {
+      *ok = false;
+      return PD_OK;
+    }
+    memcpy(text, pd_json_str(&sc->doc, v), n); /* adding nodes may move the bytes */
+  } else if (!pd_sc_uint(sc, v, &x)) {
+    *ok = false;
+    return PD_OK;
+  } else if (pd__neg_bounds[b].shift < 0 && x == 0) {
+    n = 0;
+  } else {
+    n = (size_t)snprintf(text, sizeof text, "%lu",
+                         (unsigned long)((uint64_t)x + (uint64_t)(int64_t)pd__neg_bounds[b].shift));
+  }
+  uint32_t obj = PD_JSON_NONE;
+  if (n > 0) {
+    const char *name = pd__neg_bounds[b].neg;
+    uint32_t kv[2] = {pd_json_add(&sc->doc, PD_JSON_STRING, name, strlen(name), NULL, 0),
+                      pd_json_add(&sc->doc, PD_JSON_NUMBER, text, n, NULL, 0)};
+    if (kv[0] == PD_JSON_NONE || kv[1] == PD_JSON_NONE ||
+        (obj = pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, 2)) == PD_JSON_NONE)
+      return pd__nomem(sc->err);
+  }
+  if (!pd_array_reserve(sc->ir.alloc, &sc->negs, 2)) return pd__nomem(sc->err);
+  sc->negs.data[sc->negs.len++] = v;
+  sc->negs.data[sc->negs.len++] = obj;
+  *out = obj;
+  return PD_OK;
+}
+
+/* A derived schema {kw: v} or {kw1: v1, kw2: v2} (v, v1, v2 copied). */
+static uint32_t pd__derived(pd_sc *sc, const char *kw1, uint32_t v1, const char *kw2, uint32_t v2) {
+  uint32_t kv[4], n = 0;
+  const char *kws[2] = {kw1, kw2};
+  uint32_t vs[2] = {v1, v2};
+  for (int k = 0; k < 2 && kws[k]; k++) {
+    pd_json_kind kind = (pd_json_kind)pd_json_at(&sc->doc, vs[k])->kind;
+    size_t len = kind == PD_JSON_NUMBER ? pd_json_at(&sc->doc, vs[k])->n : 0;
+    char *copy = pd__malloc(sc->ir.alloc, len + 1); /* adding nodes may move the bytes */
+    if (!copy) return PD_JSON_NONE;
+    if (len) memcpy(copy, pd_json_str(&sc->doc, vs[k]), len);
+    kv[n++] = pd_json_add(&sc->doc, PD_JSON_STRING, kws[k], strlen(kws[k]), NULL, 0);
+    kv[n++] = pd_json_add(&sc->doc, kind, copy, len, NULL, 0);
+    pd__free(sc->ir.alloc, copy);
+    if (kv[n - 1] == PD_JSON_NONE || kv[n - 2] == PD_JSON_NONE) return PD_JSON_NONE;
+  }
+  return pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, n);
+}
+
+static int pd__value_cmp(pd_sc *sc, uint32_t a, uint32_t b) {
+  char *ba = pd__malloc(sc->ir.alloc, pd_json_at(&sc->doc, a)->n + 1);
+  char *bb = pd__malloc(sc->ir.alloc, pd_json_at(&sc->doc, b)->n + 1);
+  int r = 0;
+  if (ba && bb) {
+    pd_json_dec da, db;
+    pd_json_number(&sc->doc, a, ba, &da);
+    pd_json_number(&sc->doc, b, bb, &db);
+    r = pd_json_dec_cmp(&da, &db);
+  } else {
+    sc->ir.oom = true;
+  }
+  pd__free(sc->ir.alloc, ba);
+  pd__free(sc->ir.alloc, bb);
+  return r;
+}
+
+/* The derived schema {PD_SC_NOT_IN: [the strings of v]}: strings other than
+ * those (schema_string.c enforces it on derived nodes only). */
+static uint32_t pd__not_in_schema(pd_sc *sc, uint32_t v, bool single) {
+  uint32_t count = single ? 1 : pd_json_len(&sc->doc, v), m = 0;
+  uint32_t *strs = pd__malloc(sc->ir.alloc, (count + 1) * sizeof *strs);
+  if (!strs) return PD_JSON_NONE;
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t x = single ? v : pd_json_elem(&sc->doc, v, k);
+    if (pd_json_at(&sc->doc, x)->kind != PD_JSON_STRING) continue;
+    size_t len = pd_json_at(&sc->doc, x)->n;
+    char *copy = pd__malloc(sc->ir.alloc, len + 1); /* adding nodes may move the bytes */
+    uint32_t e = PD_JSON_NONE;
+    if (copy) {
+      if (len) memcpy(copy, pd_json_str(&sc->doc, x), len);
+      e = pd_json_add(&sc->doc, PD_JSON_STRING, copy, len, NULL, 0);
+      pd__free(sc->ir.alloc, copy);
+    }
+    if (e == PD_JSON_NONE) {
+      pd__free(sc->ir.alloc, strs);
+      return PD_JSON_NONE;
+    }
+    strs[m++] = e;
+  }
+  uint32_t kv[2] = {
+      pd_json_add(&sc->doc, PD_JSON_STRING, PD_SC_NOT_IN, strlen(PD_SC_NOT_IN), NULL, 0),
+      pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, strs, m)};
+  pd__free(sc->ir.alloc, strs);
+  if (kv[0] == PD_JSON_NONE || kv[1] == PD_JSON_NONE) return PD_JSON_NONE;
+  return pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, 2);
+}
+
+/* const / enum of scalars: numbers fail between and around the listed
+ * values (open intervals), booleans by the other value, strings by being
+ * none of the listed ones;
+ * the other types by *mask (set by the caller from the listed types). Made
+ * once per const/enum node. */
+static pd_status pd__negate_values(pd_sc *sc, uint32_t v, bool single, pd__lit *lits, size_t *n,
+                                   bool *ok) {
+  uint32_t count = single ? 1 : pd_json_len(&sc->doc, v), nums[PD__MAX_LITS], nn = 0, ns = 0;
+  bool has_true = false, has_false = false, has_bool = false;
+  if (!single && pd_json_at(&sc->doc, v)->kind != PD_JSON_ARRAY) return *ok = false, PD_OK;
+  for (uint32_t k = 0; k < count && *ok; k++) {
+    uint32_t x = single ? v : pd_json_elem(&sc->doc, v, k);
+    switch ((pd_json_kind)pd_json_at(&sc->doc, x)->kind) {
+      case PD_JSON_NULL:
+        break;
+      case PD_JSON_TRUE:
+        has_true = has_bool = true;
+        break;
+      case PD_JSON_FALSE:
+        has_false = has_bool = true;
+        break;
+      case PD_JSON_NUMBER:
+        if (nn + 1 >= PD__MAX_LITS) return *ok = false, PD_OK;
+        nums[nn++] = x;
+        break;
+      case PD_JSON_STRING:
+        ns++;
+        break;
+      default:
+        return *ok = false, PD_OK; /* arrays, objects */
+    }
+  }
+  for (uint32_t a = 1; a < nn; a++) /* sort by value (insertion) */
+    for (uint32_t b = a; b > 0 && pd__value_cmp(sc, nums[b - 1], nums[b]) > 0; b--) {
+      uint32_t t = nums[b];
+      nums[b] = nums[b - 1];
+      nums[b - 1] = t;
+    }
+  /* cached: the derived schemas are keyed by v in sc->negs, one lit list per v */
+  for (size_t i = 0; i + 1 < sc->negs.len; i += 2)
+    if (sc->negs.data[i] == v) {
+      uint32_t list = sc->negs.data[i + 1];
+      for (uint32_t k = 0; k < pd_json_len(&sc->doc, list); k++) {
+        if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
+        uint32_t e = pd_json_elem(&sc->doc, list, k);
+        lits[(*n)++] =
+            (pd__lit){e, pd_json_get(&sc->doc, e, "const") != PD_JSON_NONE        ? PD_SC_BOOL
+                         : pd_json_get(&sc->doc, e, PD_SC_NOT_IN) != PD_JSON_NONE ? PD_SC_STR
+                                                                                  : PD_SC_NUM};
+      }
+      return PD_OK;
+    }
+  uint32_t made[PD__MAX_LITS + 2], m = 0;
+  for (uint32_t k = 0; k <= nn && nn > 0; k++) {
+    const char *lo = k > 0 ? "exclusiveMinimum" : NULL, *hi = k < nn ? "exclusiveMaximum" : NULL;
+    if (k > 0 && k < nn && pd__value_cmp(sc, nums[k - 1], nums[k]) == 0) continue;
+    made[m++] = lo && hi ? pd__derived(sc, lo, nums[k - 1], hi, nums[k])
+                : lo     ? pd__derived(sc, lo, nums[k - 1], NULL, 0)
+                         : pd__derived(sc, hi, nums[k], NULL, 0);
+  }
+  if (has_bool && has_true != has_false) {
+    uint32_t other =
+        pd_json_add(&sc->doc, has_true ? PD_JSON_FALSE : PD_JSON_TRUE, NULL, 0, NULL, 0);
+    made[m++] = other == PD_JSON_NONE ? PD_JSON_NONE : pd__derived(sc, "const", other, NULL, 0);
+  }
+  if (ns > 0) made[m++] = pd__not_in_schema(sc, v, single);
+  for (uint32_t k = 0; k < m; k++)
+    if (made[k] == PD_JSON_NONE) return pd__nomem(sc->err);
+  uint32_t list = pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, made, m);
+  if (list == PD_JSON_NONE || !pd_array_reserve(sc->ir.alloc, &sc->negs, 2))
+    return pd__nomem(sc->err);
+  sc->negs.data[sc->negs.len++] = v;
+  sc->negs.data[sc->negs.len++] = list;
+  return pd__negate_values(sc, v, single, lits, n, ok); /* now cached */
+}
+
+static pd_status pd__negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit *lits, size_t *n,
+                            bool *ok);
+
+/* A "type" value node naming exactly the types of mask, or a schema for them
+ * ({"type": "number", "not": {"type": "integer"}} for non-integral numbers). */
+static uint32_t pd__types_schema(pd_sc *sc, uint32_t mask) {
+  static const char *const names[] = {"null", "boolean", "string", "array", "object"};
+  static const uint32_t bits[] = {PD_SC_NULL, PD_SC_BOOL, PD_SC_STR, PD_SC_ARR, PD_SC_OBJ};
+  uint32_t e[7], n = 0;
+  for (int k = 0; k < 5; k++)
+    if (mask & bits[k])
+      e[n++] = pd_json_add(&sc->doc, PD_JSON_STRING, names[k], strlen(names[k]), NULL, 0);
+  if ((mask & PD_SC_NUM) == PD_SC_NUM)
+    e[n++] = pd_json_add(&sc->doc, PD_JSON_STRING, "number", 6, NULL, 0);
+  else if (mask & PD_SC_INT)
+    e[n++] = pd_json_add(&sc->doc, PD_JSON_STRING, "integer", 7, NULL, 0);
+  for (uint32_t k = 0; k < n; k++)
+    if (e[k] == PD_JSON_NONE) return PD_JSON_NONE;
+  uint32_t kv[2] = {pd_json_add(&sc->doc, PD_JSON_STRING, "type", 4, NULL, 0),
+                    pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, e, n)};
+  if (kv[0] == PD_JSON_NONE || kv[1] == PD_JSON_NONE) return PD_JSON_NONE;
+  uint32_t t = pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, 2);
+  if (!((mask & PD_SC_NUM) == PD_SC_FRAC) || t == PD_JSON_NONE) return t;
+  /* non-integral numbers: anyOf [t, {"type": "number", "not": {"type": "integer"}}] */
+  uint32_t in[2] = {pd_json_add(&sc->doc, PD_JSON_STRING, "type", 4, NULL, 0),
+                    pd_json_add(&sc->doc, PD_JSON_STRING, "integer", 7, NULL, 0)};
+  uint32_t nt = in[0] == PD_JSON_NONE || in[1] == PD_JSON_NONE
+                    ? PD_JSON_NONE
+                    : pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, in, 2);
+  uint32_t fr[4] = {pd_json_add(&sc->doc, PD_JSON_STRING, "type", 4, NULL, 0),
+                    pd_json_add(&sc->doc, PD_JSON_STRING, "number", 6, NULL, 0),
+                    pd_json_add(&sc->doc, PD_JSON_STRING, "not", 3, NULL, 0), nt};
+  for (int k = 0; k < 4; k++)
+    if (fr[k] == PD_JSON_NONE) return PD_JSON_NONE;
+  uint32_t frac = pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, fr, 4);
+  uint32_t alts[2] = {t, frac};
+  uint32_t arr =
+      frac == PD_JSON_NONE ? PD_JSON_NONE : pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, alts, 2);
+  uint32_t ak[2] = {pd_json_add(&sc->doc, PD_JSON_STRING, "anyOf", 5, NULL, 0), arr};
+  if (arr == PD_JSON_NONE || ak[0] == PD_JSON_NONE) return PD_JSON_NONE;
+  return pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, ak, 2);
+}
+
+/* Copies string node x (adding nodes may move the bytes). */
+static uint32_t pd__copy_string(pd_sc *sc, uint32_t x) {
+  size_t len = pd_json_at(&sc->doc, x)->n;
+  char *copy = pd__malloc(sc->ir.alloc, len + 1);
+  if (!copy) return PD_JSON_NONE;
+  if (len) memcpy(copy, pd_json_str(&sc->doc, x), len);
+  uint32_t r = pd_json_add(&sc->doc, PD_JSON_STRING, copy, len, NULL, 0);
+  pd__free(sc->ir.alloc, copy);
+  return r;
+}
+
+/* An object node from n key names and value nodes. */
+static uint32_t pd__object(pd_sc *sc, const char *const *keys, const uint32_t *vals, uint32_t n) {
+  uint32_t kv[8];
+  for (uint32_t i = 0; i < n; i++) {
+    kv[2 * i] = pd_json_add(&sc->doc, PD_JSON_STRING, keys[i], strlen(keys[i]), NULL, 0);
+    kv[2 * i + 1] = vals[i];
+    if (kv[2 * i] == PD_JSON_NONE || vals[i] == PD_JSON_NONE) return PD_JSON_NONE;
+  }
+  return pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, 2 * n);
+}
+
+/* A schema accepting exactly the instances S rejects, {"anyOf": [the ways S
+ * fails]} (false when S accepts everything); made once per S. */
+static pd_status pd__neg_schema(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) {
+  for (size_t i = 0; i + 1 < sc->negsch.len; i += 2)
+    if (sc->negsch.data[i] == S) {
+      *out = sc->negsch.data[i + 1];
+      return PD_OK;
+    }
+  pd__lit lits[PD__MAX_LITS];
+  size_t n;
+  uint32_t mask;
+  pd_status st = pd__negate(sc, S, &mask, lits, &n, ok);
+  if (st || !*ok) return st;
+  uint32_t alts[PD__MAX_LITS + 1], m = 0;
+  if (mask != PD_SC_ALL) alts[m++] = pd__types_schema(sc, PD_SC_ALL & ~mask);
+  for (size_t j = 0; j < n; j++) { /* restrict each to its types: lits assume them */
+    uint32_t both[2] = {pd__types_schema(sc, mask & lits[j].types), lits[j].node};
+    uint32_t arr = both[0] == PD_JSON_NONE ? PD_JSON_NONE
+                                           : pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, both, 2);
+    alts[m++] = pd__object(sc, (const char *const[]){"allOf"}, &arr, 1);
+  }
+  for (uint32_t j = 0; j < m; j++)
+    if (alts[j] == PD_JSON_NONE) return pd__nomem(sc->err);
+  uint32_t arr = m ? pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, alts, m) : PD_JSON_NONE;
+  *out = m == 0 ? pd_json_add(&sc->doc, PD_JSON_FALSE, NULL, 0, NULL, 0)
+                : pd__object(sc, (const char *const[]){"anyOf"}, &arr, 1);
+  if (*out == PD_JSON_NONE || !pd_array_reserve(sc->ir.alloc, &sc->negsch, 2))
+    return pd__nomem(sc->err);
+  sc->negsch.data[sc->negsch.len++] = S;
+  sc->negsch.data[sc->negsch.len++] = *out;
+  return PD_OK;
+}
+
+/* The way property k of "properties" value v fails: the key is present and
+ * its value fails the property's schema,
+ * {"required": [key], "properties": {key: not-S}}. Made once per key node. */
+static pd_status pd__neg_property(pd_sc *sc, uint32_t v, uint32_t k, uint32_t *out, bool *ok) {
+  uint32_t key = pd_json_mkey(&sc->doc, v, k), neg;
+  for (size_t i = 0; i + 1 < sc->negs.len; i += 2)
+    if (sc->negs.data[i] == key) {
+      *out = sc->negs.data[i + 1];
+      return PD_OK;
+    }
+  pd_status st = pd__neg_schema(sc, pd_json_mval(&sc->doc, v, k), &neg, ok);
+  if (st || !*ok) return st;
+  uint32_t k1 = pd__copy_string(sc, key), k2 = pd__copy_string(sc, key);
+  uint32_t req =
+      k1 == PD_JSON_NONE ? PD_JSON_NONE : pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, &k1, 1);
+  uint32_t pv[2] = {k2, neg};
+  uint32_t props =
+      k2 == PD_JSON_NONE ? PD_JSON_NONE : pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, pv, 2);
+  *out =
+      pd__object(sc, (const char *const[]){"required", "properties"}, (uint32_t[]){req, props}, 2);
+  if (*out == PD_JSON_NONE || !pd_array_reserve(sc->ir.alloc, &sc->negs, 2))
+    return pd__nomem(sc->err);
+  sc->negs.data[sc->negs.len++] = key;
+  sc->negs.data[sc->negs.len++] = *out;
+  return PD_OK;
+}
+
+/* The way element i of "prefixItems" value v fails: there are more than i
+ * elements and element i fails its schema,
+ * {"minItems": i+1, "prefixItems": [true x i, not-S]}. Made once per element
+ * node (keyed in sc->negs by v's element). */
+static pd_status pd__neg_prefix(pd_sc *sc, uint32_t v, uint32_t i, uint32_t *out, bool *ok) {
+  uint32_t S = pd_json_elem(&sc->doc, v, i), neg;
+  for (size_t k = 0; k + 1 < sc->negs.len; k += 2)
+    if (sc->negs.data[k] == S) {
+      *out = sc->negs.data[k + 1];
+      return PD_OK;
+    }
+  pd_status st = pd__neg_schema(sc, S, &neg, ok);
+  if (st || !*ok) return st;
+  uint32_t *items = pd__malloc(sc->ir.alloc, (i + 1) * sizeof *items);
+  if (!items) return pd__nomem(sc->err);
+  for (uint32_t k = 0; k < i; k++) items[k] = pd_json_add(&sc->doc, PD_JSON_TRUE, NULL, 0, NULL, 0);
+  items[i] = neg;
+  bool fine = true;
+  for (uint32_t k = 0; k < i; k++) fine = fine && items[k] != PD_JSON_NONE;
+  uint32_t arr = fine ? pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, items, i + 1) : PD_JSON_NONE;
+  pd__free(sc->ir.alloc, items);
+  char text[16];
+  int len = snprintf(text, sizeof text, "%u", i + 1);
+  uint32_t min = pd_json_add(&sc->doc, PD_JSON_NUMBER, text, (size_t)len, NULL, 0);
+  *out =
+      pd__object(sc, (const char *const[]){"minItems", "prefixItems"}, (uint32_t[]){min, arr}, 2);
+  if (*out == PD_JSON_NONE || !pd_array_reserve(sc->ir.alloc, &sc->negs, 2))
+    return pd__nomem(sc->err);
+  sc->negs.data[sc->negs.len++] = S;
+  sc->negs.data[sc->negs.len++] = *out;
+  return PD_OK;
+}
+
+/* The literals of keyword name (value v) of a negatable schema. */
+static pd_status pd__negate_kw(pd_sc *sc, const char *name, uint32_t v, pd__lit *lits, size_t *n,
+                               bool *ok) {
+  pd_status st;
+  if (strcmp(name, "required") == 0) {
+    if (pd_json_at(&sc->doc, v)->kind != PD_JSON_ARRAY) return *ok = false, PD_OK;
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, v) && *ok; k++) {
+      uint32_t e = pd_json_elem(&sc->doc, v, k), req, forbid;
+      if (pd_json_at(&sc->doc, e)->kind != PD_JSON_STRING || *n >= PD__MAX_LITS)
+        return *ok = false, PD_OK;
+      if ((st = pd__key_schemas(sc, e, &req, &forbid))) return st;
+      lits[(*n)++] = (pd__lit){forbid, PD_SC_OBJ};
+    }
+    return PD_OK;
+  }
+  if (strcmp(name, "properties") == 0 && pd_json_at(&sc->doc, v)->kind == PD_JSON_OBJECT) {
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, v) && *ok; k++) {
+      if (pd__trivial_schema(sc, pd_json_mval(&sc->doc, v, k))) continue; /* asserts nothing */
+      uint32_t lit = PD_JSON_NONE;
+      if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
+      if ((st = pd__neg_property(sc, v, k, &lit, ok)) || !*ok) return st;
+      lits[(*n)++] = (pd__lit){lit, PD_SC_OBJ};
+    }
+    return PD_OK;
+  }
+  if (strcmp(name, "const") == 0 || strcmp(name, "enum") == 0)
+    return pd__negate_values(sc, v, strcmp(name, "const") == 0, lits, n, ok);
+  if (strcmp(name, "prefixItems") == 0 && pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) {
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, v) && *ok; k++) {
+      if (pd__trivial_schema(sc, pd_json_elem(&sc->doc, v, k))) continue; /* asserts nothing */
+      uint32_t lit = PD_JSON_NONE;
+      if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
+      if ((st = pd__neg_prefix(sc, v, k, &lit, ok)) || !*ok) return st;
+      lits[(*n)++] = (pd__lit){lit, PD_SC_ARR};
+    }
+    return PD_OK;
+  }
+  for (size_t b = 0; b < sizeof pd__neg_bounds / sizeof pd__neg_bounds[0]; b++) {
+    if (strcmp(name, pd__neg_bounds[b].kw) != 0) continue;
+    uint32_t node = PD_JSON_NONE;
+    if ((st = pd__neg_bound(sc, b, v, &node, ok)) || !*ok) return st;
+    if (node == PD_JSON_NONE) return PD_OK;
+    if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
+    lits[(*n)++] = (pd__lit){node, pd__neg_bounds[b].types};
+    return PD_OK;
+  }
+  *ok = false;
+  return PD_OK;
+}
+
+/* Negates schema s when it is a conjunction of "type", bounds and required
+ * names (annotations ignored): an instance fails s iff its type is outside
+ * *mask, or it is of lits[k].types and matches lits[k].node for some k.
+ * *ok false when s has any other shape. */
+#define PD__NEG_DEPTH 8 /* $ref / allOf levels followed when negating */
+
+static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit *lits, size_t *n,
+                                 bool *ok, int depth);
+
+/* Member keywords of s that hold sub-schemas in conjunction ($ref target,
+ * allOf members): their failures add up. */
+static pd_status pd__negate_conj(pd_sc *sc, uint32_t s, const char *name, uint32_t v,
+                                 uint32_t *mask, pd__lit *lits, size_t *n, bool *ok, int depth) {
+  if (depth >= PD__NEG_DEPTH) return *ok = false, PD_OK;
+  if (strcmp(name, "$ref") == 0) {
+    uint32_t t;
+    pd_error *saved = sc->err;
+    bool lenient = sc->opts.lenient;
+    sc->err = NULL;
+    sc->opts.lenient = false; /* the compile proper reports unresolvable references */
+    pd_status st = pd_sc_ref_resolve(sc, s, v, &t);
+    sc->opts.lenient = lenient;
+    sc->err = saved;
+    if (st || t == PD_JSON_NONE) return *ok = false, PD_OK;
+    return pd__negate_into(sc, t, mask, lits, n, ok, depth + 1);
+  }
+  if (pd_json_at(&sc->doc, v)->kind != PD_JSON_ARRAY) return *ok = false, PD_OK;
+  for (uint32_t k = 0; k < pd_json_len(&sc->doc, v) && *ok; k++) {
+    pd_status st = pd__negate_into(sc, pd_json_elem(&sc->doc, v, k), mask, lits, n, ok, depth + 1);
+    if (st) return st;
+  }
+  return PD_OK;
+}
+
+static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit *lits, size_t *n,
+                                 bool *ok, int depth) {
+  pd_json_kind kind = (pd_json_kind)pd_json_at(&sc->doc, s)->kind;
+  if (kind == PD_JSON_FALSE) *mask = 0;
+  if (kind == PD_JSON_TRUE || kind == PD_JSON_FALSE) return PD_OK;
+  if (kind != PD_JSON_OBJECT) return *ok = false, PD_OK;
+  for (uint32_t k = 0; k < pd_json_len(&sc->doc, s) && *ok; k++) {
+    uint32_t v = pd_json_mval(&sc->doc, s, k), m;
+    const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k));
+    const pd__kw *kw = pd__kw_find(name);
+    pd_status st;
+    if (!kw || kw->how == PD__KW_ANNOTATION) continue;
+    if (strcmp(name, "type") == 0) {
+      pd_error *saved = sc->err;
+      sc->err = NULL;
+      if (pd__type_mask(sc, v, &m))
+        *ok = false;
+      else
+        *mask &= m;
+      sc->err = saved;
+      continue;
+    }
+    if (strcmp(name, "$ref") == 0 || strcmp(name, "allOf") == 0) {
+      if ((st = pd__negate_conj(sc, s, name, v, mask, lits, n, ok, depth))) return st;
+      continue;
+    }
+    bool single = strcmp(name, "const") == 0;
+    if (single || strcmp(name, "enum") == 0) { /* other types fail it whole */
+      uint32_t count = single ? 1 : pd_json_len(&sc->doc, v), tm = 0;
+      if (!single && pd_json_at(&sc->doc, v)->kind != PD_JSON_ARRAY) count = 0;
+      for (uint32_t e = 0; e < count; e++) {
+        uint32_t t = pd__value_type(sc, single ? v : pd_json_elem(&sc->doc, v, e));
+        tm |= t & PD_SC_NUM ? PD_SC_NUM : t;
+      }
+      *mask &= tm;
+    }
+    if ((st = pd__negate_kw(sc, name, v, lits, n, ok))) return st;
+  }
+  return PD_OK;
+}
+
+static pd_status pd__negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit *lits, size_t *n,
+                            bool *ok) {
+  *n = 0;
+  *ok = true;
+  *mask = PD_SC_ALL;
+  return pd__negate_into(sc, s, mask, lits, n, ok, 0);
+}
+
+bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size_t *n) {
+  pd_json_kind kind = (pd_json_kind)pd_json_at(&sc->doc, s)->kind;
+  uint32_t mask = PD_SC_ALL, cv = PD_JSON_NONE, ev = PD_JSON_NONE, cand[3], nc = 0;
+  *n = 0;
+  if (kind == PD_JSON_FALSE) return true;
+  if (kind != PD_JSON_OBJECT) return false;
+  for (uint32_t k = 0; k < pd_json_len(&sc->doc, s); k++) {
+    const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k));
+    const pd__kw *kw = pd__kw_find(name);
+    uint32_t v = pd_json_mval(&sc->doc, s, k);
+    if (!kw || kw->how == PD__KW_ANNOTATION) continue;
+    if (strcmp(name, "type") == 0) {
+      pd_error *saved = sc->err;
+      sc->err = NULL;
+      bool bad = pd__type_mask(sc, v, &mask) != PD_OK;
+      sc->err = saved;
+      if (bad) return false;
+    } else if (strcmp(name, "const") == 0) {
+      cv = v;
+    } else if (strcmp(name, "enum") == 0 && pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) {
+      ev = v;
+    } else {
+      return false;
+    }
+  }
+  uint32_t count = cv != PD_JSON_NONE ? 1 : ev != PD_JSON_NONE ? pd_json_len(&sc->doc, ev) : 0;
+  if (cv == PD_JSON_NONE && ev == PD_JSON_NONE) { /* null and booleans by type alone */
+    if (mask & ~(PD_SC_NULL | PD_SC_BOOL)) return false;
+    if (mask & PD_SC_NULL) cand[nc++] = pd_json_add(&sc->doc, PD_JSON_NULL, NULL, 0, NULL, 0);
+    if (mask & PD_SC_BOOL) {
+      cand[nc++] = pd_json_add(&sc->doc, PD_JSON_TRUE, NULL, 0, NULL, 0);
+      cand[nc++] = pd_json_add(&sc->doc, PD_JSON_FALSE, NULL, 0, NULL, 0);
+    }
+    count = nc;
+  }
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t v = nc ? cand[k] : cv != PD_JSON_NONE ? cv : pd_json_elem(&sc->doc, ev, k);
+    if (v == PD_JSON_NONE) { /* out of memory: surfaces as PD_ERR_NOMEM */
+      sc->ir.oom = true;
+      return false;
+    }
+    if (!(pd__value_type(sc, v) & mask)) continue;
+    if (cv != PD_JSON_NONE && ev != PD_JSON_NONE && !pd__in_values(sc, ev, false, v)) continue;
+    bool dup = false;
+    for (size_t j = 0; j < *n && !dup; j++) dup = pd_json_equal(&sc->doc, vals[j], v);
+    if (dup) continue;
+    if (*n >= cap) return false;
+    vals[(*n)++] = v;
+  }
+  return true;
+}
+
+pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, size_t *n,
+                       bool *ok) {
+  return pd__negate(sc, s, mask, lits, n, ok);
+}
+
+/* "not" at member i, when its schema is negatable and not a set of types
+ * (pd__narrow_types takes those): the union of the ways it fails. */
+static pd_status pd__not(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t x, uint32_t depth,
+                         uint32_t *node, bool *ok) {
+  uint32_t mask, one;
+  pd__lit lits[PD__MAX_LITS];
+  size_t nl;
+  pd_status st = pd__negate(sc, x, &mask, lits, &nl, ok);
+  if (st || !*ok) return st;
+  uint32_t acc;
+  if ((st = pd__branch(sc, c, i, PD_SC_NOT_DONE, PD_JSON_NONE, c->types & ~mask, depth, &acc)))
+    return st;
+  for (size_t k = 0; k < nl; k++) {
+    st = pd__branch(sc, c, i, PD_SC_NOT_DONE, lits[k].node, c->types & mask & lits[k].types, depth,
+                    &one);
+    if (st) return st;
+    acc = pd_ir_alt2(&sc->ir, acc, one);
+  }
+  *node = acc;
+  return pd_sc_ir_status(sc);
+}
+
+#define PD__ONEOF_NEG_MAX 4u     /* branches */
+#define PD__ONEOF_NEG_CASES 256u /* conjs compiled */
+
+/* oneOf by negation, when every branch is negatable (pd__negate): exactly
+ * one holds = OR over i of (B_i AND, for each j != i, one way B_j fails). *ok
+ * false when the branches do not have that shape or there are too many. */
+static pd_status pd__one_of_neg(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr,
+                                uint32_t depth, uint32_t *node, bool *ok) {
+  uint32_t n = pd_json_len(&sc->doc, arr), mask[PD__ONEOF_NEG_MAX];
+  pd__lit lits[PD__ONEOF_NEG_MAX][PD__MAX_LITS];
+  size_t nl[PD__ONEOF_NEG_MAX], cases = 0;
+  pd_status st;
+  *ok = n <= PD__ONEOF_NEG_MAX; /* failed branches' annotations are dropped: the derived
+                                 * members are outside every reach */
+  for (uint32_t b = 0; b < n && *ok; b++)
+    if ((st = pd__negate(sc, pd_json_elem(&sc->doc, arr, b), &mask[b], lits[b], &nl[b], ok)))
+      return st;
+  for (uint32_t b = 0; b < n && *ok; b++) {
+    size_t prod = 1;
+    for (uint32_t j = 0; j < n; j++) prod *= j == b ? 1 : nl[j] + 1;
+    cases += prod;
+  }
+  if (!*ok || cases > PD__ONEOF_NEG_CASES) return *ok = false, PD_OK;
+  uint32_t acc = pd_ir_nothing(&sc->ir), one;
+  for (uint32_t b = 0; b < n; b++) {
+    size_t choice[PD__ONEOF_NEG_MAX] = {0}; /* per other branch: 0 = a type outside its mask */
+    for (;;) {
+      uint32_t extra[PD__ONEOF_NEG_MAX], types = c->types;
+      size_t k = 0;
+      extra[k++] = pd_json_elem(&sc->doc, arr, b);
+      for (uint32_t j = 0; j < n; j++) {
+        if (j == b) continue;
+        if (choice[j] == 0) {
+          types &= ~mask[j];
+        } else {
+          types &= mask[j] & lits[j][choice[j] - 1].types;
+          extra[k++] = lits[j][choice[j] - 1].node;
+        }
+      }
+      if (types) {
+        if ((st = pd__branch_n(sc, c, i, PD_SC_ONEOF_DONE, extra, k, types, depth, &one)))
+          return st;
+        acc = pd_ir_alt2(&sc->ir, acc, one);
+      }
+      uint32_t j = 0; /* next combination, mixed radix over j != b */
+      for (; j < n; j++) {
+        if (j == b) continue;
+        if (++choice[j] <= nl[j]) break;
+        choice[j] = 0;
+      }
+      if (j == n) break;
+    }
+  }
+  *node = acc;
+  return pd_sc_ir_status(sc);
+}
+
+/* oneOf is anyOf when its branches are pairwise disjoint; proving that is
+ * required, never assumed. Otherwise it is exact by negation when the
+ * branches allow it. */
+static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t depth,
+                            uint32_t *node) {
+  uint32_t n = pd_json_len(&sc->doc, arr);
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = a + 1; b < n; b++)
+      if (!pd__disjoint(sc, pd_json_elem(&sc->doc, arr, a), pd_json_elem(&sc->doc, arr, b),
+                        c->types)) {
+        bool ok;
+        pd_status st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok);
+        if (st || ok) return st;
+        st = pd_sc_unsupported(sc, arr, "oneOf", "branches not provably disjoint");
+        if (st) return st;
+        return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node); /* lenient: as anyOf */
+      }
+  return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node);
+}
+
+/* if / then / else at member i: (if AND then) OR (NOT if AND else), exact
+ * when "if" can be negated (pd__negate). */
 static pd_status pd__if(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t s, uint32_t depth,
                         uint32_t *node) {
   uint32_t cond = pd_json_get(&sc->doc, s, "if"), then_s = pd_json_get(&sc->doc, s, "then"),
-           else_s = pd_json_get(&sc->doc, s, "else"), mask, a, b;
-  if (!pd__type_only(sc, cond, &mask)) {
-    pd_status st = pd_sc_unsupported(sc, cond, "if", "only a condition on types is exact");
+           else_s = pd_json_get(&sc->doc, s, "else"), mask, acc, one;
+  /* unevaluated* would see the annotations of "if", which are not tracked */
+  bool uneval =
+      pd__conj_has(sc, c, "unevaluatedProperties") || pd__conj_has(sc, c, "unevaluatedItems");
+  if (pd__trivial_schema(sc, then_s) && pd__trivial_schema(sc, else_s) && !uneval)
+    return pd__branch(sc, c, i, PD_SC_IF_DONE, PD_JSON_NONE, c->types, depth, node);
+  pd__lit lits[PD__MAX_LITS];
+  size_t nl;
+  bool ok;
+  pd_status st = pd__negate(sc, cond, &mask, lits, &nl, &ok);
+  if (st) return st;
+  if (!ok) {
+    st = pd_sc_unsupported(sc, cond, "if",
+                           "only a condition on types, bounds and required is exact");
     if (st) return st;
     return pd__branch(sc, c, i, PD_SC_IF_DONE, PD_JSON_NONE, c->types, depth, node);
   }
-  pd_status st = pd__branch(sc, c, i, PD_SC_IF_DONE, then_s, c->types & mask, depth, &a);
-  if (!st) st = pd__branch(sc, c, i, PD_SC_IF_DONE, else_s, c->types & ~mask, depth, &b);
-  if (st) return st;
-  *node = pd_ir_alt2(&sc->ir, a, b);
+  uint32_t ex[2] = {cond, then_s};
+  if ((st = pd__branch_n(sc, c, i, PD_SC_IF_DONE, ex, 2, c->types, depth, &acc)) ||
+      (st = pd__branch(sc, c, i, PD_SC_IF_DONE, else_s, c->types & ~mask, depth, &one)))
+    return st;
+  acc = pd_ir_alt2(&sc->ir, acc, one);
+  for (size_t k = 0; k < nl; k++) {
+    uint32_t ex2[2] = {else_s, lits[k].node};
+    st =
+        pd__branch_n(sc, c, i, PD_SC_IF_DONE, ex2, 2, c->types & mask & lits[k].types, depth, &one);
+    if (st) return st;
+    acc = pd_ir_alt2(&sc->ir, acc, one);
+  }
+  *node = acc;
+  return pd_sc_ir_status(sc);
+}
+
+/* The derived schemas {"required": [key]} (*req) and {"properties": {key:
+ * false}} (*forbid) for the string node key, made once per key so that
+ * conjs holding them stay memoizable. */
+static pd_status pd__key_schemas(pd_sc *sc, uint32_t key, uint32_t *req, uint32_t *forbid) {
+  for (size_t i = 0; i + 2 < sc->synth.len; i += 3)
+    if (sc->synth.data[i] == key) {
+      *req = sc->synth.data[i + 1];
+      *forbid = sc->synth.data[i + 2];
+      return PD_OK;
+    }
+  pd_json_doc *d = &sc->doc;
+  size_t n = pd_json_at(d, key)->n;
+  char *copy = pd__malloc(sc->ir.alloc, n + 1); /* adding nodes may move d->bytes */
+  if (!copy) return pd__nomem(sc->err);
+  if (n) memcpy(copy, pd_json_str(d, key), n);
+  uint32_t k1 = pd_json_add(d, PD_JSON_STRING, copy, n, NULL, 0);
+  uint32_t k2 = pd_json_add(d, PD_JSON_STRING, copy, n, NULL, 0);
+  uint32_t w1 = pd_json_add(d, PD_JSON_STRING, "required", 8, NULL, 0);
+  uint32_t w2 = pd_json_add(d, PD_JSON_STRING, "properties", 10, NULL, 0);
+  uint32_t f = pd_json_add(d, PD_JSON_FALSE, NULL, 0, NULL, 0);
+  pd__free(sc->ir.alloc, copy);
+  uint32_t arr = PD_JSON_NONE, props = PD_JSON_NONE;
+  if (k1 != PD_JSON_NONE && k2 != PD_JSON_NONE && w1 != PD_JSON_NONE && w2 != PD_JSON_NONE &&
+      f != PD_JSON_NONE) {
+    arr = pd_json_add(d, PD_JSON_ARRAY, NULL, 0, &k1, 1);
+    props = pd_json_add(d, PD_JSON_OBJECT, NULL, 0, (uint32_t[]){k2, f}, 2);
+  }
+  if (arr != PD_JSON_NONE && props != PD_JSON_NONE) {
+    *req = pd_json_add(d, PD_JSON_OBJECT, NULL, 0, (uint32_t[]){w1, arr}, 2);
+    *forbid = pd_json_add(d, PD_JSON_OBJECT, NULL, 0, (uint32_t[]){w2, props}, 2);
+  }
+  if (arr == PD_JSON_NONE || props == PD_JSON_NONE || *req == PD_JSON_NONE ||
+      *forbid == PD_JSON_NONE || !pd_array_reserve(sc->ir.alloc, &sc->synth, 3))
+    return pd__nomem(sc->err);
+  sc->synth.data[sc->synth.len++] = key;
+  sc->synth.data[sc->synth.len++] = *req;
+  sc->synth.data[sc->synth.len++] = *forbid;
+  return PD_OK;
+}
+
+#define PD__MAX_DEP_SCHEMAS 6u
+
+/* dependentSchemas at member i: for objects, one case per subset of its keys
+ * (present: the key is required and its schema holds; absent: the key is
+ * forbidden); other types are untouched. */
+static pd_status pd__dep_schemas(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t deps,
+                                 uint32_t depth, uint32_t *node) {
+  if (pd_json_at(&sc->doc, deps)->kind != PD_JSON_OBJECT)
+    return pd_sc_fail(sc, PD_ERR_SEMANTIC, deps, "'dependentSchemas' must be an object");
+  uint32_t k = pd_json_len(&sc->doc, deps), acc = pd_ir_nothing(&sc->ir), one;
+  pd_status st;
+  if (k > PD__MAX_DEP_SCHEMAS && (c->types & PD_SC_OBJ)) {
+    if ((st = pd_sc_unsupported(sc, deps, "dependentSchemas", "more than 6 keys"))) return st;
+    return pd__branch(sc, c, i, PD_SC_DEP_DONE, PD_JSON_NONE, c->types, depth, node);
+  }
+  if (c->types & ~PD_SC_OBJ) {
+    st = pd__branch(sc, c, i, PD_SC_DEP_DONE, PD_JSON_NONE, c->types & ~PD_SC_OBJ, depth, &acc);
+    if (st) return st;
+  }
+  for (uint32_t mask = 0; (c->types & PD_SC_OBJ) && mask < (1u << k); mask++) {
+    size_t off = sc->pool.len;
+    for (size_t m = 0; m < c->n; m++)
+      if ((st = pd__push(sc, sc->pool.data[c->off + m] | (m == i ? PD_SC_DEP_DONE : 0)))) return st;
+    for (uint32_t j = 0; j < k; j++) {
+      uint32_t req, forbid, key = pd_json_mkey(&sc->doc, deps, j);
+      if ((st = pd__key_schemas(sc, key, &req, &forbid))) return st;
+      if (mask >> j & 1) {
+        if ((st = pd__add(sc, off, PD_SC_ENTRY(req, 0))) ||
+            (st = pd__add(sc, off, PD_SC_ENTRY(pd_json_mval(&sc->doc, deps, j), 0))))
+          return st;
+      } else if ((st = pd__add(sc, off, PD_SC_ENTRY(forbid, 0)))) {
+        return st;
+      }
+    }
+    if ((st = pd_sc_compile(sc, off, sc->pool.len - off, PD_SC_OBJ, depth, &one))) return st;
+    acc = pd_ir_alt2(&sc->ir, acc, one);
+  }
+  *node = acc;
   return pd_sc_ir_status(sc);
 }
 
@@ -712,6 +1498,16 @@ static pd_status pd__disjunction(pd_sc *sc, const pd_sc_conj *c, uint32_t depth,
     }
     if (!(e & PD_SC_IF_DONE) && pd_json_get(&sc->doc, s, "if") != PD_JSON_NONE)
       return pd__if(sc, c, i, s, depth, node);
+    if (!(e & PD_SC_DEP_DONE) &&
+        (arr = pd_json_get(&sc->doc, s, "dependentSchemas")) != PD_JSON_NONE)
+      return pd__dep_schemas(sc, c, i, arr, depth, node);
+    uint32_t mask;
+    if (!(e & PD_SC_NOT_DONE) && (arr = pd_json_get(&sc->doc, s, "not")) != PD_JSON_NONE &&
+        pd__double_negation(sc, s) == PD_JSON_NONE && !pd__type_only(sc, arr, &mask)) {
+      bool ok;
+      pd_status st = pd__not(sc, c, i, arr, depth, node, &ok);
+      if (st || ok) return st; /* else pd__narrow_types refuses it */
+    }
   }
   *done = false;
   return PD_OK;
@@ -728,8 +1524,9 @@ static pd_status pd__narrow_types(pd_sc *sc, pd_sc_conj *c) {
       if ((st = pd__type_mask(sc, t, &mask))) return st;
       c->types &= mask;
     }
-    if (n == PD_JSON_NONE || pd__double_negation(sc, pd_sc_member(sc, c, i)) != PD_JSON_NONE)
-      continue; /* not-not: the inner schema is a member (pd__flatten) */
+    if (n == PD_JSON_NONE || pd__double_negation(sc, pd_sc_member(sc, c, i)) != PD_JSON_NONE ||
+        (sc->pool.data[c->off + i] & PD_SC_NOT_DONE))
+      continue; /* not-not: the inner schema is a member (pd__flatten); or distributed */
     if (pd__type_only(sc, n, &mask))
       c->types &= ~mask;
     else if ((st = pd_sc_unsupported(sc, n, "not", "only a negated set of types is exact")))
@@ -753,19 +1550,52 @@ static pd_status pd__check_refused(pd_sc *sc, const pd_sc_conj *c) {
   return PD_OK;
 }
 
-/* Whether any member has a keyword (other than type / enum / const /
- * combinators) constraining the types in mask. */
-static uint32_t pd__sibling_assertion(pd_sc *sc, const pd_sc_conj *c, uint32_t mask) {
+/* Whether the scalar value v satisfies sibling keyword name = x, when that
+ * is decided here (string lengths, numeric bounds); *known false otherwise. */
+static bool pd__value_meets(pd_sc *sc, uint32_t v, const char *name, uint32_t x, bool *known) {
+  const pd_json_node *n = pd_json_at(&sc->doc, v);
+  uint32_t bound;
+  *known = true;
+  if (n->kind == PD_JSON_STRING && pd_sc_uint(sc, x, &bound) &&
+      (strcmp(name, "minLength") == 0 || strcmp(name, "maxLength") == 0)) {
+    const char *t = pd_json_str(&sc->doc, v);
+    uint64_t cps = 0; /* code points: bytes that do not continue a sequence */
+    for (uint32_t i = 0; i < n->n; i++) cps += ((uint8_t)t[i] & 0xC0) != 0x80;
+    return name[1] == 'i' ? cps >= bound : cps <= bound;
+  }
+  if (n->kind == PD_JSON_NUMBER && pd_json_at(&sc->doc, x)->kind == PD_JSON_NUMBER) {
+    int cmp = pd__value_cmp(sc, v, x);
+    if (strcmp(name, "minimum") == 0) return cmp >= 0;
+    if (strcmp(name, "maximum") == 0) return cmp <= 0;
+    if (strcmp(name, "exclusiveMinimum") == 0) return cmp > 0;
+    if (strcmp(name, "exclusiveMaximum") == 0) return cmp < 0;
+  }
+  *known = false;
+  return false;
+}
+
+/* Whether value v (of type bit t) meets every sibling assertion on its type;
+ * *refuse = the first one not decided here (PD_JSON_NONE when all are). */
+static bool pd__value_meets_all(pd_sc *sc, const pd_sc_conj *c, uint32_t v, uint32_t t,
+                                uint32_t *refuse) {
+  bool ok = true;
+  *refuse = PD_JSON_NONE;
   for (size_t i = 0; i < c->n; i++) {
     uint32_t s = pd_sc_member(sc, c, i);
     for (uint32_t k = 0; k < pd_json_len(&sc->doc, s); k++) {
       const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k));
       const pd__kw *kw = pd__kw_find(name);
-      if (kw && kw->how != PD__KW_ANNOTATION && kw->types != PD_SC_ALL && (kw->types & mask))
-        return pd_json_mval(&sc->doc, s, k);
+      if (!kw || kw->how == PD__KW_ANNOTATION || kw->types == PD_SC_ALL || !(kw->types & t))
+        continue;
+      bool known;
+      ok = pd__value_meets(sc, v, name, pd_json_mval(&sc->doc, s, k), &known) && ok;
+      if (!known) {
+        *refuse = pd_json_mval(&sc->doc, s, k);
+        return false;
+      }
     }
   }
-  return PD_JSON_NONE;
+  return ok;
 }
 
 /* const / enum: the listed values every member allows, of allowed types. */
@@ -782,12 +1612,14 @@ static pd_status pd__enum(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32
     bool ok = true;
     for (size_t i = 0; i < c->n && ok; i++) {
       bool s2;
-      uint32_t other = pd__values(sc, pd_sc_member(sc, c, i), &s2);
+      uint32_t other = pd__values(sc, pd_sc_member(sc, c, i), &s2), out = pd_sc_not_in(sc, c, i);
       if (other != PD_JSON_NONE && i != first) ok = pd__in_values(sc, other, s2, v);
+      if (out != PD_JSON_NONE && pd__in_values(sc, out, false, v)) ok = false; /* derived */
     }
     if (!ok) continue;
-    uint32_t sib = pd__sibling_assertion(sc, c, t);
-    if (sib != PD_JSON_NONE) {
+    uint32_t sib;
+    if (!pd__value_meets_all(sc, c, v, t, &sib)) {
+      if (sib == PD_JSON_NONE) continue; /* a sibling rejects it */
       pd_status st = pd_sc_unsupported(sc, sib, "enum", "const/enum with sibling assertions");
       if (st) return st;
     }
@@ -905,6 +1737,9 @@ static void pd__sc_free(pd_sc *sc) {
   pd_array_free(a, &sc->memo);
   pd_array_free(a, &sc->memo_keys);
   pd_array_free(a, &sc->relaxed);
+  pd_array_free(a, &sc->synth);
+  pd_array_free(a, &sc->negs);
+  pd_array_free(a, &sc->negsch);
   pd_json_free(&sc->doc);
 }
 
@@ -935,11 +1770,13 @@ pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
   sc.err = err;
   sc.text = json;
   sc.ws_rule = sc.value_rule = sc.string_rule = sc.number_rule = sc.jchar_rule = PD_IR_NONE;
+  sc.host_rule = PD_IR_NONE;
   sc.doc.alloc = ir->alloc;
   sc.doc.root = PD_JSON_NONE;
   *relaxed = NULL;
   pd_status st = PD_OK;
   if (json) st = pd_json_parse(&sc.doc, ir->alloc, json, len, sc.opts.max_depth, err);
+  sc.n_parsed = (uint32_t)sc.doc.nodes.len;
   if (!st) st = pd__root(&sc, json != NULL, object_only);
   if (!st && !pd_array_push(ir->alloc, &sc.relaxed, '\0')) st = pd__nomem(err);
   if (!st) {

@@ -1,5 +1,7 @@
 /* schema_array.c - arrays: prefixItems / items (and the draft-04 tuple form
- * items + additionalItems), minItems, maxItems; uniqueItems where trivial. */
+ * items + additionalItems), minItems, maxItems, contains / minContains /
+ * maxContains (counters; maxContains needs a negatable contains schema), and
+ * uniqueItems where elements come from finite sets (or at most one element). */
 #include "base/error.h"
 #include "pda/schema_ctx.h"
 
@@ -64,8 +66,8 @@ static pd_status pd__unevaluated_at(pd_sc *sc, const pd_sc_conj *c, uint32_t m, 
 }
 
 /* The conj of what every member says about element i, compiled. */
-static pd_status pd__element(pd_sc *sc, const pd_sc_conj *c, uint32_t i, uint32_t depth,
-                             uint32_t extra, uint32_t *node) {
+static pd_status pd__element_t(pd_sc *sc, const pd_sc_conj *c, uint32_t i, uint32_t depth,
+                               uint32_t extra, uint32_t types, uint32_t *node) {
   size_t off = sc->pool.len;
   if (extra != PD_JSON_NONE && !pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(extra, 0)))
     return pd__nomem(sc->err);
@@ -85,26 +87,142 @@ static pd_status pd__element(pd_sc *sc, const pd_sc_conj *c, uint32_t i, uint32_
     if (!dup && !pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(s, 0)))
       return pd__nomem(sc->err);
   }
-  return pd_sc_compile(sc, off, sc->pool.len - off, PD_SC_ALL, depth + 1, node);
+  return pd_sc_compile(sc, off, sc->pool.len - off, types, depth + 1, node);
 }
 
-/* uniqueItems: true holds trivially for at most one element; otherwise refused. */
-static pd_status pd__unique(pd_sc *sc, const pd_sc_conj *c, uint32_t max) {
+static pd_status pd__element(pd_sc *sc, const pd_sc_conj *c, uint32_t i, uint32_t depth,
+                             uint32_t extra, uint32_t *node) {
+  return pd__element_t(sc, c, i, depth, extra, PD_SC_ALL, node);
+}
+
+/* Element 0's schemas AND NOT cs, when cs is negatable (pd_sc_negate): the
+ * union of the ways to fail it. */
+static pd_status pd__non_match(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t cs,
+                               uint32_t at, uint32_t *node) {
+  uint32_t mask, one;
+  pd_sc_lit lits[PD_SC_MAX_LITS];
+  size_t n;
+  bool ok;
+  pd_status st = pd_sc_negate(sc, cs, &mask, lits, &n, &ok);
+  if (st) return st;
+  if (!ok) { /* lenient: maxContains is dropped (and noted) */
+    *node = PD_IR_NONE;
+    return pd_sc_unsupported(sc, at, "maxContains", "a contains schema that cannot be negated");
+  }
+  if ((st = pd__element_t(sc, c, 0, depth, PD_JSON_NONE, PD_SC_ALL & ~mask, node))) return st;
+  for (size_t k = 0; k < n; k++) {
+    if ((st = pd__element_t(sc, c, 0, depth, lits[k].node, mask & lits[k].types, &one))) return st;
+    *node = pd_ir_alt2(&sc->ir, *node, one);
+  }
+  return pd_sc_ir_status(sc);
+}
+
+/* uniqueItems true where it constrains (more than one element): its node. */
+static uint32_t pd__unique(pd_sc *sc, const pd_sc_conj *c, uint32_t max) {
   for (size_t i = 0; i < c->n; i++) {
     uint32_t u = pd_sc_kw(sc, c, i, "uniqueItems");
-    if (u == PD_JSON_NONE || pd_json_at(&sc->doc, u)->kind != PD_JSON_TRUE || max <= 1) continue;
-    pd_status st = pd_sc_unsupported(sc, u, "uniqueItems", "unique elements");
-    if (st) return st;
+    if (u != PD_JSON_NONE && pd_json_at(&sc->doc, u)->kind == PD_JSON_TRUE && max > 1) return u;
   }
-  return PD_OK;
+  return PD_JSON_NONE;
 }
 
-/* contains / minContains of the conj: *cs = the schema (NONE when there is no
- * constraint), *mc = how many elements must match. maxContains is refused. */
-static pd_status pd__contains(pd_sc *sc, const pd_sc_conj *c, uint32_t *cs, uint32_t *mc) {
+#define PD__UNIQUE_VALUES 10u /* distinct values: 2^n rules */
+
+/* The element values of a uniqueItems array when they form finite sets: one
+ * member holds prefixItems / items, each a finite set (pd_sc_finite_values;
+ * items may go unused when maxItems <= the prefix), no other member speaks
+ * of elements. dom[i] (i <= k; k = the tail) is a bit set over vals. */
+static bool pd__unique_domains(pd_sc *sc, const pd_sc_conj *c, uint32_t max, uint32_t *vals,
+                               size_t *nv, uint32_t *dom, uint32_t *k) {
+  static const char *const kws[] = {"items", "prefixItems", "additionalItems", "contains",
+                                    "unevaluatedItems"};
+  uint32_t owner = PD_JSON_NONE;
+  for (size_t i = 0; i < c->n; i++)
+    for (int w = 0; w < 5; w++)
+      if (pd_sc_kw(sc, c, i, kws[w]) != PD_JSON_NONE) {
+        if (w >= 3 || (owner != PD_JSON_NONE && owner != pd_sc_member(sc, c, i))) return false;
+        owner = pd_sc_member(sc, c, i);
+      }
+  if (owner == PD_JSON_NONE) return false;
+  uint32_t pre = pd_json_get(&sc->doc, owner, "prefixItems"),
+           items = pd_json_get(&sc->doc, owner, "items");
+  if (items != PD_JSON_NONE && pd_json_at(&sc->doc, items)->kind == PD_JSON_ARRAY) return false;
+  *k = pre != PD_JSON_NONE && pd_json_at(&sc->doc, pre)->kind == PD_JSON_ARRAY
+           ? pd_json_len(&sc->doc, pre)
+           : 0;
+  if (*k > 16) return false;
+  *nv = 0;
+  for (uint32_t i = 0; i <= *k; i++) {
+    uint32_t s = i < *k ? pd_json_elem(&sc->doc, pre, i) : items, one[PD__UNIQUE_VALUES];
+    size_t n;
+    dom[i] = 0;
+    if (i == *k && max != PD_IR_INF && max <= *k) break; /* the tail is never used */
+    if (s == PD_JSON_NONE || !pd_sc_finite_values(sc, s, one, PD__UNIQUE_VALUES, &n)) return false;
+    for (size_t j = 0; j < n; j++) {
+      size_t at = 0;
+      while (at < *nv && !pd_json_equal(&sc->doc, vals[at], one[j])) at++;
+      if (at == *nv) {
+        if (*nv >= PD__UNIQUE_VALUES) return false;
+        vals[(*nv)++] = one[j];
+      }
+      dom[i] |= 1u << at;
+    }
+  }
+  return true;
+}
+
+static uint32_t pd__popcount32(uint32_t m) {
+  uint32_t n = 0;
+  for (; m; m &= m - 1) n++;
+  return n;
+}
+
+/* uniqueItems over finite element sets: the state is the set S of values
+ * written (its size is the count, and picks the position's set):
+ *   U(S) = "" (count fits) | sep v U(S + v)   for v in dom(|S|) \ S */
+static pd_status pd__array_unique(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t min,
+                                  uint32_t max, uint32_t *node, bool *ok) {
+  pd_ir *ir = &sc->ir;
+  uint32_t vals[PD__UNIQUE_VALUES], dom[17], k, lit[PD__UNIQUE_VALUES];
+  size_t nv;
+  *ok = pd__unique_domains(sc, c, max, vals, &nv, dom, &k);
+  if (sc->ir.oom) return pd__nomem(sc->err);
+  if (!*ok) return PD_OK;
+  for (size_t v = 0; v < nv; v++) lit[v] = pd_sc_literal(sc, vals[v], depth + 1);
+  uint32_t sep = pd_sc_item_sep(sc, depth), first = (uint32_t)ir->rules.len, full = 1u << nv;
+  for (uint32_t S = 0; S < full; S++) pd_ir_rule_fresh(ir, "uq");
+  for (uint32_t S = 0; S < full && !ir->oom; S++) {
+    uint32_t n = pd__popcount32(S), d = dom[n < k ? n : k];
+    uint32_t acc =
+        S && n >= min && (max == PD_IR_INF || n <= max) ? pd_ir_empty(ir) : pd_ir_nothing(ir);
+    for (uint32_t v = 0; v < nv && (max == PD_IR_INF || n < max); v++) {
+      if (!(d >> v & 1) || (S >> v & 1)) continue;
+      uint32_t next = pd_ir_ref(ir, first + (S | 1u << v));
+      acc = pd_ir_alt2(
+          ir, acc,
+          S ? pd_ir_seq(ir, (uint32_t[]){sep, lit[v], next}, 3) : pd_ir_seq2(ir, lit[v], next));
+    }
+    pd_ir_rule_define(ir, first + S, acc);
+  }
+  uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
+  *node = pd_ir_seq(ir,
+                    (uint32_t[]){open, pd_sc_open_ws(sc, depth), pd_ir_ref(ir, first),
+                                 pd_sc_close_ws(sc, depth), close},
+                    5);
+  if (min == 0)
+    *node = pd_ir_alt2(ir, *node, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));
+  return pd_sc_ir_status(sc);
+}
+
+/* contains / minContains / maxContains of the conj: *cs = the schema (NONE
+ * when there is no constraint), *mc = how many elements must match at least,
+ * *xc at most (PD_IR_INF: no bound; *xat its keyword). */
+static pd_status pd__contains(pd_sc *sc, const pd_sc_conj *c, uint32_t *cs, uint32_t *mc,
+                              uint32_t *xc, uint32_t *xat) {
   pd_status st;
-  *cs = PD_JSON_NONE;
+  *cs = *xat = PD_JSON_NONE;
   *mc = 1;
+  *xc = PD_IR_INF;
   for (size_t i = 0; i < c->n; i++) {
     uint32_t x = pd_sc_kw(sc, c, i, "contains"), mn = pd_sc_kw(sc, c, i, "minContains"), v;
     uint32_t mx = pd_sc_kw(sc, c, i, "maxContains");
@@ -118,50 +236,67 @@ static pd_status pd__contains(pd_sc *sc, const pd_sc_conj *c, uint32_t *cs, uint
       if (!pd_sc_uint(sc, mn, &v)) return pd_sc_fail(sc, PD_ERR_SEMANTIC, mn, "bad minContains");
       if (v > *mc || v == 0) *mc = v;
     }
-    if (mx != PD_JSON_NONE && (st = pd_sc_unsupported(sc, mx, "maxContains", "not implemented")))
-      return st;
+    if (mx != PD_JSON_NONE) {
+      if (!pd_sc_uint(sc, mx, &v)) return pd_sc_fail(sc, PD_ERR_SEMANTIC, mx, "bad maxContains");
+      if (v < *xc) *xc = v, *xat = mx;
+    }
   }
-  if (*mc == 0) *cs = PD_JSON_NONE;
+  if (*mc == 0 && *xc == PD_IR_INF) *cs = PD_JSON_NONE;
   return PD_OK;
 }
 
 /* With contains: R(n, j) after n elements of which j (capped at mc) match:
  *   R(n,j) = sep elem R(n+1,j) | sep match R(n+1,j+1) | "" (n >= min, j >= mc)
- * where match = elem AND contains; n is capped at max (or at min when unbounded). */
+ * where match = elem AND contains; n is capped at max (or at min when
+ * unbounded). With maxContains xc, j counts exactly (up to xc), elem is an
+ * element NOT matching contains, and match needs j < xc. */
 static pd_status pd__array_contains(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t cs,
-                                    uint32_t mc, uint32_t min, uint32_t max, uint32_t *node) {
+                                    uint32_t mc, uint32_t xc, uint32_t xat, uint32_t min,
+                                    uint32_t max, uint32_t *node) {
   pd_ir *ir = &sc->ir;
   uint32_t e, m, ncap = max != PD_IR_INF ? max : min > 1 ? min : 1;
   pd_status st;
-  if ((size_t)(ncap + 1) * (mc + 1) > 100000 || mc > sc->opts.max_repeat)
+  bool exact = xc != PD_IR_INF;
+  e = PD_IR_NONE;
+  if (exact && (st = pd__non_match(sc, c, depth, cs, xat, &e))) return st;
+  if (e == PD_IR_NONE) { /* no maxContains (or dropped): count matches up to mc */
+    exact = false;
+    if ((st = pd__element(sc, c, 0, depth, PD_JSON_NONE, &e))) return st;
+  }
+  uint32_t C = exact ? xc : mc; /* counter states 0..C; saturating unless exact */
+  if ((size_t)(ncap + 1) * (C + 1) > 100000 || C > sc->opts.max_repeat)
     return pd__fail(sc->err, PD_ERR_LIMIT, "contains: too many counter states");
-  if ((st = pd__element(sc, c, 0, depth, PD_JSON_NONE, &e)) ||
-      (st = pd__element(sc, c, 0, depth, cs, &m)))
-    return st;
+  if ((st = pd__element(sc, c, 0, depth, cs, &m))) return st;
   uint32_t first = (uint32_t)ir->rules.len, sep = pd_sc_item_sep(sc, depth);
-  for (uint32_t k = 0; k < (ncap + 1) * (mc + 1); k++) pd_ir_rule_fresh(ir, "ac");
+  for (uint32_t k = 0; k < (ncap + 1) * (C + 1); k++) pd_ir_rule_fresh(ir, "ac");
+    /* the state after one more matching element from count j; NONE: not allowed */
+#define PD__NEXT_J(j) ((j) < C ? (j) + 1 : exact ? PD_IR_NONE : C)
   for (uint32_t n = 0; n <= ncap && !ir->oom; n++)
-    for (uint32_t j = 0; j <= mc; j++) {
+    for (uint32_t j = 0; j <= C; j++) {
       uint32_t acc = n >= min && j >= mc ? pd_ir_empty(ir) : pd_ir_nothing(ir);
-      uint32_t n2 = n + 1 > ncap ? ncap : n + 1, j2 = j + 1 > mc ? mc : j + 1;
+      uint32_t n2 = n + 1 > ncap ? ncap : n + 1, j2 = PD__NEXT_J(j);
       if (max == PD_IR_INF || n < max) {
         uint32_t a =
-            pd_ir_seq(ir, (uint32_t[]){sep, e, pd_ir_ref(ir, first + n2 * (mc + 1) + j)}, 3);
+            pd_ir_seq(ir, (uint32_t[]){sep, e, pd_ir_ref(ir, first + n2 * (C + 1) + j)}, 3);
         uint32_t b =
-            pd_ir_seq(ir, (uint32_t[]){sep, m, pd_ir_ref(ir, first + n2 * (mc + 1) + j2)}, 3);
+            j2 == PD_IR_NONE
+                ? pd_ir_nothing(ir)
+                : pd_ir_seq(ir, (uint32_t[]){sep, m, pd_ir_ref(ir, first + n2 * (C + 1) + j2)}, 3);
         acc = pd_ir_alt(ir, (uint32_t[]){acc, a, b}, 3);
       }
-      pd_ir_rule_define(ir, first + n * (mc + 1) + j, acc);
+      pd_ir_rule_define(ir, first + n * (C + 1) + j, acc);
     }
-  uint32_t one = 1 > ncap ? ncap : 1, jm = 1 > mc ? mc : 1;
-  uint32_t start = max == 0
-                       ? pd_ir_nothing(ir)
-                       : pd_ir_alt2(ir, pd_ir_seq2(ir, e, pd_ir_ref(ir, first + one * (mc + 1))),
-                                    pd_ir_seq2(ir, m, pd_ir_ref(ir, first + one * (mc + 1) + jm)));
-  *node = pd_ir_seq(ir,
-                    (uint32_t[]){pd_ir_bytes(ir, "[", 1), pd_sc_open_ws(sc, depth), start,
-                                 pd_sc_close_ws(sc, depth), pd_ir_bytes(ir, "]", 1)},
-                    5);
+  uint32_t one = 1 > ncap ? ncap : 1, jm = PD__NEXT_J(0);
+#undef PD__NEXT_J
+  uint32_t start = pd_ir_seq2(ir, e, pd_ir_ref(ir, first + one * (C + 1)));
+  if (jm != PD_IR_NONE)
+    start = pd_ir_alt2(ir, start, pd_ir_seq2(ir, m, pd_ir_ref(ir, first + one * (C + 1) + jm)));
+  if (max == 0) start = pd_ir_nothing(ir);
+  uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
+  *node = pd_ir_seq(
+      ir, (uint32_t[]){open, pd_sc_open_ws(sc, depth), start, pd_sc_close_ws(sc, depth), close}, 5);
+  if (min == 0 && mc == 0) /* minContains 0 (with maxContains): [] too */
+    *node = pd_ir_alt2(ir, *node, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));
   return pd_sc_ir_status(sc);
 }
 
@@ -172,16 +307,23 @@ pd_status pd_sc_array(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *
   uint32_t min, max, k = pd__prefix_len(sc, c), tail, rest;
   pd_status st;
   if ((st = pd_sc_bound(sc, c, "minItems", false, &min)) ||
-      (st = pd_sc_bound(sc, c, "maxItems", true, &max)) || (st = pd__unique(sc, c, max)))
+      (st = pd_sc_bound(sc, c, "maxItems", true, &max)))
     return st;
+  uint32_t u = pd__unique(sc, c, max);
+  if (u != PD_JSON_NONE) {
+    bool ok;
+    if ((st = pd__array_unique(sc, c, depth, min, max, node, &ok)) || ok) return st;
+    if ((st = pd_sc_unsupported(sc, u, "uniqueItems", "unique elements not from finite sets")))
+      return st;
+  }
   if (min > sc->opts.max_repeat || (max != PD_IR_INF && max > sc->opts.max_repeat) ||
       k > sc->opts.max_repeat)
     return pd__fail(sc->err, PD_ERR_LIMIT, "array bound over max_repeat (%u)", sc->opts.max_repeat);
   if (max != PD_IR_INF && k > max) k = max;
-  uint32_t cs, mc;
-  if ((st = pd__contains(sc, c, &cs, &mc))) return st;
+  uint32_t cs, mc, xc, xat;
+  if ((st = pd__contains(sc, c, &cs, &mc, &xc, &xat))) return st;
   if (cs != PD_JSON_NONE) {
-    if (k == 0) return pd__array_contains(sc, c, depth, cs, mc, min, max, node);
+    if (k == 0) return pd__array_contains(sc, c, depth, cs, mc, xc, xat, min, max, node);
     if ((st = pd_sc_unsupported(sc, cs, "contains", "contains with prefixItems"))) return st;
   }
   if ((st = pd__element(sc, c, k, depth, PD_JSON_NONE, &tail))) return st;

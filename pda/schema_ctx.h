@@ -40,10 +40,16 @@ enum {
 };
 
 /* Conj entry flags: the disjunctive keyword of that member was distributed. */
-enum { PD_SC_ANYOF_DONE = 1, PD_SC_ONEOF_DONE = 2, PD_SC_IF_DONE = 4 };
-#define PD_SC_ENTRY(node, flags) ((node) << 3 | (flags))
-#define PD_SC_NODE(e) ((e) >> 3)
-#define PD_SC_FLAGS(e) ((e)&7u)
+enum {
+  PD_SC_ANYOF_DONE = 1,
+  PD_SC_ONEOF_DONE = 2,
+  PD_SC_IF_DONE = 4,
+  PD_SC_DEP_DONE = 8,
+  PD_SC_NOT_DONE = 16
+};
+#define PD_SC_ENTRY(node, flags) ((node) << 5 | (flags))
+#define PD_SC_NODE(e) ((e) >> 5)
+#define PD_SC_FLAGS(e) ((e)&31u)
 
 typedef struct pd_sc_memo {
   uint64_t hash;
@@ -61,8 +67,13 @@ typedef struct pd_sc {
   PD_ARRAY(pd_sc_memo) memo;
   PD_ARRAY(uint32_t) memo_keys;
   PD_ARRAY(char) relaxed; /* "keyword at /pointer\n" lines */
+  PD_ARRAY(uint32_t) synth;  /* dependentSchemas: key, {required:[key]}, {properties:{key:false}} */
+  PD_ARRAY(uint32_t) negs;   /* derived failure schemas: (source node, derived node) pairs */
+  PD_ARRAY(uint32_t) negsch; /* negated schemas: (schema node, derived node) pairs */
   uint32_t depth;         /* compile recursion depth */
   uint32_t ws_rule, value_rule, string_rule, number_rule, jchar_rule; /* shared, lazily made */
+  uint32_t host_rule; /* format hostname, lazily made */
+  uint32_t n_parsed;  /* nodes of the parsed schema; later ones are derived */
 } pd_sc;
 
 /* A conj: entries sc->pool.data[off .. off+n) and the allowed types. */
@@ -103,10 +114,43 @@ pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_
  * (caller frees); NULL on allocation failure. */
 uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n);
 
+/* A keyword only derived schemas carry (nodes added after parsing): a string
+ * is none of the listed strings. */
+#define PD_SC_NOT_IN "$pd:notIn"
+static inline bool pd_sc_derived(const pd_sc *sc, uint32_t node) {
+  return node != PD_JSON_NONE && node >= sc->n_parsed;
+}
+/* The strings listed by derived PD_SC_NOT_IN of member i of c, or NONE. */
+static inline uint32_t pd_sc_not_in(const pd_sc *sc, const pd_sc_conj *c, size_t i) {
+  uint32_t m = pd_sc_member(sc, c, i);
+  return pd_sc_derived(sc, m) ? pd_json_get(&sc->doc, m, PD_SC_NOT_IN) : PD_JSON_NONE;
+}
+
+/* One way an instance fails a schema: being of the types and matching node
+ * (a schema node, possibly derived). */
+typedef struct pd_sc_lit {
+  uint32_t node, types;
+} pd_sc_lit;
+#define PD_SC_MAX_LITS 8u
+/* Negates schema s when it is a conjunction of type, numeric / length / count
+ * bounds, required names and const / enum of numbers, booleans and null
+ * (annotations ignored): an instance fails s iff its type is outside *mask,
+ * or it is of lits[k].types and matches lits[k].node for some k < *n. *ok
+ * false when s has any other shape. */
+pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, size_t *n, bool *ok);
+
+/* The values schema s allows when it is a finite set given by const / enum /
+ * a type of null and booleans (with type filtering; annotations ignored):
+ * vals[0..*n), distinct, at most cap; false otherwise. `false` allows none. */
+bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size_t *n);
+
 /* ---- schema_ref.c: $ref targets */
 /* *target = the schema node $ref (node ref, in schema) names; PD_JSON_NONE
  * (with PD_OK) when lenient dropped an unresolvable remote reference. */
 pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *target);
+/* The same for $dynamicRef where its resolution does not depend on the
+ * dynamic scope (else refused; PD_JSON_NONE with PD_OK when lenient). */
+pd_status pd_sc_dynref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *target);
 
 /* ---- schema_json.c: whitespace, separators, any JSON value */
 uint32_t pd_sc_ws(pd_sc *sc);                       /* between tokens (FLEXIBLE); "" otherwise */

@@ -408,32 +408,55 @@ static uint32_t pd__divisible(pd_sc *sc, uint32_t k) {
   return acc;
 }
 
-/* multipleOf: integers k <= 10000 without bounds, or 10^-d on numbers without bounds. */
+/* multipleOf: integers k <= 10000 without bounds, or 10^-d on numbers without
+ * bounds. Several values combine exactly: integers by their least common
+ * multiple (when <= 10000; a multiple of an integer is a multiple of every
+ * 10^-d), powers 10^-d by the largest. */
+#define PD__MAX_MULTIPLE 10000u
+
+static uint32_t pd__gcd(uint32_t a, uint32_t b) {
+  while (b) {
+    uint32_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
 static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, bool bounded,
                               uint32_t *node, bool *done) {
-  uint32_t at = PD_JSON_NONE;
+  uint32_t at = PD_JSON_NONE, K = 0; /* K: lcm of the integer values (0: none) */
+  size_t fl_min = 0;                 /* digits of the largest 10^-d (0: none) */
   *done = false;
   for (size_t i = 0; i < c->n; i++) {
-    uint32_t v = pd_sc_kw(sc, c, i, "multipleOf");
+    uint32_t v = pd_sc_kw(sc, c, i, "multipleOf"), k;
     if (v == PD_JSON_NONE) continue;
-    if (at != PD_JSON_NONE && !pd_json_equal(&sc->doc, at, v))
-      return pd_sc_unsupported(sc, v, "multipleOf", "two different multipleOf");
-    at = v;
+    if (pd_json_at(&sc->doc, v)->kind != PD_JSON_NUMBER)
+      return pd_sc_fail(sc, PD_ERR_SEMANTIC, v, "'multipleOf' must be a number");
+    pd__dec m;
+    bool ok;
+    pd_status st = pd__read_bound(sc, v, "multipleOf", &m, &ok);
+    if (st || !ok) return st;
+    if (m.neg || pd__is_zero(&m))
+      return pd_sc_fail(sc, PD_ERR_SEMANTIC, v, "'multipleOf' must be > 0");
+    if (at == PD_JSON_NONE) at = v;
+    size_t fl = strlen(m.fp);
+    if (!m.fp[0] && strlen(m.ip) <= 5 && (k = (uint32_t)atoi(m.ip)) <= PD__MAX_MULTIPLE) {
+      uint64_t l = K ? (uint64_t)K / pd__gcd(K, k) * k : k;
+      if (l > PD__MAX_MULTIPLE)
+        return pd_sc_unsupported(sc, v, "multipleOf", "several multipleOf over 10000 combined");
+      K = (uint32_t)l;
+    } else if (!strcmp(m.ip, "0") && fl > 0 && m.fp[fl - 1] == '1' && strspn(m.fp, "0") == fl - 1) {
+      if (fl_min == 0 || fl < fl_min) fl_min = fl;
+    } else {
+      return pd_sc_unsupported(sc, v, "multipleOf", "only integers and powers of 1/10");
+    }
   }
   if (at == PD_JSON_NONE) return PD_OK;
-  if (pd_json_at(&sc->doc, at)->kind != PD_JSON_NUMBER)
-    return pd_sc_fail(sc, PD_ERR_SEMANTIC, at, "'multipleOf' must be a number");
-  pd__dec m;
-  bool ok;
-  pd_status st = pd__read_bound(sc, at, "multipleOf", &m, &ok);
-  if (st || !ok) return st;
-  if (m.neg || pd__is_zero(&m))
-    return pd_sc_fail(sc, PD_ERR_SEMANTIC, at, "'multipleOf' must be > 0");
   pd_ir *ir = &sc->ir;
   if (bounded) return pd_sc_unsupported(sc, at, "multipleOf", "multipleOf with bounds");
-  uint32_t k;
-  if (!m.fp[0] && strlen(m.ip) <= 5 && (k = (uint32_t)atoi(m.ip)) <= 10000) {
-    uint32_t body = pd__divisible(sc, k),
+  if (K) {
+    uint32_t body = pd__divisible(sc, K),
              zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
     uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), body,
                          pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1)};
@@ -441,21 +464,17 @@ static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, bool
     *done = true;
     return pd_sc_ir_status(sc);
   }
-  size_t fl = strlen(m.fp);
-  if (!strcmp(m.ip, "0") && fl > 0 && m.fp[fl - 1] == '1' && strspn(m.fp, "0") == fl - 1) {
-    if (integer) return PD_OK; /* every integer is a multiple of 10^-d */
-    uint32_t frac = pd_ir_seq2(ir, pd__digits(ir, 1, (uint32_t)fl),
-                               pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF));
-    uint32_t parts[3] = {
-        pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1),
-        pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
-                   pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF))),
-        pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
-    *node = pd_ir_seq(ir, parts, 3);
-    *done = true;
-    return pd_sc_ir_status(sc);
-  }
-  return pd_sc_unsupported(sc, at, "multipleOf", "only integers and powers of 1/10");
+  if (integer) return PD_OK; /* every integer is a multiple of 10^-d */
+  uint32_t frac = pd_ir_seq2(ir, pd__digits(ir, 1, (uint32_t)fl_min),
+                             pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF));
+  uint32_t parts[3] = {
+      pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1),
+      pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
+                 pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF))),
+      pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
+  *node = pd_ir_seq(ir, parts, 3);
+  *done = true;
+  return pd_sc_ir_status(sc);
 }
 
 /* ------------------------------------------------------------ the number type */
@@ -481,15 +500,41 @@ static uint32_t pd__any_number(pd_sc *sc, bool integer) {
   return pd_ir_seq(ir, k, 4);
 }
 
+/* Non-integral numbers, written without an exponent (as bounded numbers
+ * are; "1.5e0" is a documented false negative): a fraction with a nonzero
+ * digit. number = "-"? int "." digit* [1-9] digit* */
+static uint32_t pd__frac_number(pd_sc *sc) {
+  pd_ir *ir = &sc->ir;
+  uint32_t in = pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
+                           pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)));
+  uint32_t frac = pd_ir_seq(
+      ir,
+      (uint32_t[]){pd__digits(ir, 0, PD_IR_INF), pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)},
+      3);
+  uint32_t k[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), in, pd__dot(ir, frac)};
+  return pd_ir_seq(ir, k, 3);
+}
+
 pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
   bool integer = !(c->types & PD_SC_FRAC), done;
-  if (!(c->types & PD_SC_INT))
-    return pd_sc_unsupported(sc, PD_JSON_NONE, "not", "non-integral numbers only");
   pd__bound lo, hi;
   uint32_t at;
   pd_status st = pd__bounds(sc, c, &lo, &hi, &at);
   if (st) return st;
   bool bounded = !lo.inf || !hi.inf;
+  if (!(c->types & PD_SC_INT)) {
+    uint32_t where = bounded ? at : PD_JSON_NONE;
+    for (size_t i = 0; i < c->n && where == PD_JSON_NONE; i++)
+      where = pd_sc_kw(sc, c, i, "multipleOf");
+    if (where == PD_JSON_NONE) {
+      *node = pd__frac_number(sc);
+      return pd_sc_ir_status(sc);
+    }
+    st =
+        pd_sc_unsupported(sc, where, "not", "non-integral numbers only, with bounds or multipleOf");
+    if (st) return st;
+    integer = false; /* lenient: integers too, as if the negation were absent */
+  }
   if ((st = pd__multiple(sc, c, integer, bounded, node, &done)) || done) return st;
   if (!bounded) {
     *node = pd__any_number(sc, integer);

@@ -1,16 +1,24 @@
 /* schema_object.c - objects: properties (in declared order), required,
- * additionalProperties (and the strict option), minProperties /
- * maxProperties, dependentRequired.
+ * additionalProperties (and the strict option), patternProperties,
+ * minProperties / maxProperties, dependentRequired, propertyNames,
+ * unevaluatedProperties.
  *
  * Language: the declared properties in the order they are first declared,
  * each present or (unless required) absent, then any additional members, all
  * comma-separated. Additional keys are strings whose decoded value is none of
  * the declared names, so a declared property is always checked against its
  * own schema (an escape such as "\u0061" is the same key as "a").
+ *
+ * patternProperties in general: an automaton over code points follows every
+ * pattern and the declared names at once (pd_regex_dfa_build); additional
+ * keys are split by the set of patterns they match, each set with its own key
+ * language and value schema (the matching patterns' schemas, or
+ * additionalProperties when none of a member's patterns matches).
  */
 #include <string.h>
 
 #include "base/error.h"
+#include "pda/regex.h"
 #include "pda/schema_ctx.h"
 
 /* One declared property: its name (a string node) and whether it is required. */
@@ -33,6 +41,12 @@ typedef struct pd__uneval {
   size_t n;
 } pd__uneval;
 
+/* One pattern of patternProperties: the member holding it, its regex (a
+ * string node) and its schema. */
+typedef struct pd__pat {
+  uint32_t member, regex, schema;
+} pd__pat;
+
 typedef struct pd__obj {
   pd_sc *sc;
   const pd_sc_conj *c;
@@ -41,8 +55,12 @@ typedef struct pd__obj {
   PD_ARRAY(pd__uneval) unevals;
   PD_ARRAY(pd__dep) deps;
   /* patternProperties: one pattern of one member, in one of two exact forms */
-  enum { PD__PAT_NONE, PD__PAT_UNIVERSAL, PD__PAT_RESTRICTED } pat_mode;
+  enum { PD__PAT_NONE, PD__PAT_UNIVERSAL, PD__PAT_RESTRICTED, PD__PAT_GENERAL } pat_mode;
   uint32_t pat_member, pat_regex, pat_schema;
+  /* PD__PAT_GENERAL: every pattern of every member (bit i of a key's pattern
+   * set is pats[i]), and the automaton telling keys apart by that set */
+  PD_ARRAY(struct pd__pat) pats;
+  pd_regex_dfa dfa;
   uint32_t names_schema; /* propertyNames, when it applies (no declared names) */
   uint32_t min, max; /* minProperties, maxProperties (PD_IR_INF: none) */
 } pd__obj;
@@ -126,9 +144,61 @@ static pd_status pd__unevaluated(pd__obj *o) {
   return PD_OK;
 }
 
+static bool pd__named(pd__obj *o, const pd__uneval *u, uint32_t name);
+static pd_status pd__pattern_matches(pd__obj *o, size_t i, uint32_t name, bool *m);
+
+static bool pd__in_reach(const pd__uneval *u, uint32_t node) {
+  for (size_t k = 0; k < u->n; k++)
+    if (u->reach[k] == node) return true;
+  return false;
+}
+
+/* Whether some node of u's reach evaluates the key: its "properties" name it,
+ * or (general patterns) one of its patterns matches it: bit i of set for an
+ * additional key, pd_sc_pattern_test for a named one. */
+static pd_status pd__evaluated(pd__obj *o, const pd__uneval *u, uint32_t name, uint32_t set,
+                               bool *yes) {
+  *yes = false;
+  for (size_t i = 0; o->pat_mode == PD__PAT_GENERAL && i < o->pats.len && !*yes; i++) {
+    if (!pd__in_reach(u, o->pats.data[i].member)) continue;
+    if (name == PD_JSON_NONE) {
+      *yes = set >> i & 1;
+      continue;
+    }
+    pd_status st = pd__pattern_matches(o, i, name, yes);
+    if (st) return st;
+  }
+  if (*yes || name == PD_JSON_NONE) return PD_OK;
+  *yes = pd__named(o, u, name);
+  return PD_OK;
+}
+
+/* Whether general pattern i matches key name: by the automaton once built
+ * (it reads the decoded key), else by compiling the pattern. */
+static pd_status pd__pattern_matches(pd__obj *o, size_t i, uint32_t name, bool *m) {
+  const pd_regex_dfa *d = &o->dfa;
+  const uint8_t *t = (const uint8_t *)pd_json_str(&o->sc->doc, name);
+  size_t n = pd_json_at(&o->sc->doc, name)->n;
+  if (!d->label)
+    return pd_sc_pattern_test(o->sc, o->pats.data[i].regex, (const char *)t, n, m);
+  uint32_t q = 0;
+  for (size_t j = 0, k; j < n; j += k) {
+    k = t[j] < 0x80 ? 1 : t[j] < 0xE0 ? 2 : t[j] < 0xF0 ? 3 : 4;
+    if (j + k > n) k = n - j;
+    uint32_t cp = k == 1 ? t[j] : k == 2 ? t[j] & 0x1Fu : k == 3 ? t[j] & 0x0Fu : t[j] & 0x07u;
+    for (size_t b = 1; b < k; b++) cp = cp << 6 | (t[j + b] & 0x3Fu);
+    for (uint32_t e = d->first[q]; e < d->first[q + 1]; e++)
+      if (d->edges[3 * e] <= cp && cp <= d->edges[3 * e + 1]) {
+        q = d->edges[3 * e + 2];
+        break;
+      }
+  }
+  *m = d->label[q] >> i & 1;
+  return PD_OK;
+}
+
 /* Whether the "properties" of some node of u's reach names key. */
-static bool pd__evaluated(pd__obj *o, const pd__uneval *u, uint32_t name) {
-  if (name == PD_JSON_NONE) return false;
+static bool pd__named(pd__obj *o, const pd__uneval *u, uint32_t name) {
   for (size_t k = 0; k < u->n; k++) {
     uint32_t p = pd_json_get(&o->sc->doc, u->reach[k], "properties");
     if (p == PD_JSON_NONE || pd_json_at(&o->sc->doc, p)->kind != PD_JSON_OBJECT) continue;
@@ -141,13 +211,39 @@ static bool pd__evaluated(pd__obj *o, const pd__uneval *u, uint32_t name) {
 /* The value schema for key name (NONE = additional keys): every member's
  * properties[name], else its additionalProperties; and unevaluatedProperties
  * where the key is not evaluated. */
-static pd_status pd__value(pd__obj *o, uint32_t name, uint32_t *node) {
+static pd_status pd__value_set(pd__obj *o, uint32_t name, uint32_t set, uint32_t *node);
+
+/* General patterns of member s that match the key (name, or pattern set
+ * `set` of an additional key): their schemas are pushed; *any whether one
+ * matched. */
+static pd_status pd__general_match(pd__obj *o, uint32_t s, uint32_t name, uint32_t set, bool *any) {
+  pd_sc *sc = o->sc;
+  *any = false;
+  for (size_t i = 0; o->pat_mode == PD__PAT_GENERAL && i < o->pats.len; i++) {
+    if (o->pats.data[i].member != s) continue;
+    bool m = set >> i & 1;
+    if (name != PD_JSON_NONE) {
+      pd_status st = pd__pattern_matches(o, i, name, &m);
+      if (st) return st;
+    }
+    if (!m) continue;
+    *any = true;
+    if (!pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(o->pats.data[i].schema, 0)))
+      return pd__nomem(sc->err);
+  }
+  return PD_OK;
+}
+
+static pd_status pd__value_set(pd__obj *o, uint32_t name, uint32_t set, uint32_t *node) {
   pd_sc *sc = o->sc;
   size_t off = sc->pool.len;
-  for (size_t i = 0; i < o->unevals.len; i++)
-    if (!pd__evaluated(o, &o->unevals.data[i], name) &&
-        !pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(o->unevals.data[i].schema, 0)))
+  pd_status st;
+  for (size_t i = 0; i < o->unevals.len; i++) {
+    bool ev;
+    if ((st = pd__evaluated(o, &o->unevals.data[i], name, set, &ev))) return st;
+    if (!ev && !pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(o->unevals.data[i].schema, 0)))
       return pd__nomem(sc->err);
+  }
   for (size_t i = 0; i < o->c->n; i++) {
     uint32_t s = pd_sc_member(sc, o->c, i), p = pd_json_get(&sc->doc, s, "properties"),
              v = PD_JSON_NONE;
@@ -157,10 +253,13 @@ static pd_status pd__value(pd__obj *o, uint32_t name, uint32_t *node) {
         if (pd__same_name(sc, pd_json_mkey(&sc->doc, p, k), name)) v = pd_json_mval(&sc->doc, p, k);
     }
     /* the pattern member: every extra key (and, universal, every key) matches */
-    bool matched = o->pat_mode != PD__PAT_NONE && s == o->pat_member &&
-                   (name == PD_JSON_NONE || o->pat_mode == PD__PAT_UNIVERSAL);
+    bool matched = (o->pat_mode == PD__PAT_UNIVERSAL || o->pat_mode == PD__PAT_RESTRICTED) &&
+                   s == o->pat_member && (name == PD_JSON_NONE || o->pat_mode == PD__PAT_UNIVERSAL);
     if (matched && !pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(o->pat_schema, 0)))
       return pd__nomem(sc->err);
+    bool gm;
+    if ((st = pd__general_match(o, s, name, set, &gm))) return st;
+    matched = matched || gm;
     if (v == PD_JSON_NONE && !matched) v = pd__additional(o, s, &forbid);
     if (v == PD_JSON_NONE && forbid) {
       sc->pool.len = off;
@@ -187,7 +286,8 @@ static pd_status pd__property_names(pd__obj *o) {
   for (size_t i = 0; i < o->c->n; i++) {
     uint32_t v = pd_sc_kw(sc, o->c, i, "propertyNames");
     if (v == PD_JSON_NONE || pd__trivial(sc, v)) continue;
-    if (o->props.len > 0 || o->names_schema != PD_JSON_NONE || o->pat_mode == PD__PAT_RESTRICTED)
+    if (o->props.len > 0 || o->names_schema != PD_JSON_NONE || o->pat_mode == PD__PAT_RESTRICTED ||
+        o->pat_mode == PD__PAT_GENERAL)
       return pd_sc_unsupported(sc, v, "propertyNames", "with declared names or patterns");
     o->names_schema = v;
   }
@@ -196,12 +296,148 @@ static pd_status pd__property_names(pd__obj *o) {
 
 static pd_status pd__extra_key(pd__obj *o, uint32_t *key);
 
+static pd_status pd__member_set(pd__obj *o, uint32_t key, uint32_t name, uint32_t set,
+                                uint32_t *node);
+static pd_status pd__member(pd__obj *o, uint32_t key, uint32_t name, uint32_t *node);
+
+/* The automaton of the general form: every pattern, and the declared names
+ * (keys of declared properties are not additional). */
+static pd_status pd__general_dfa(pd__obj *o) {
+  pd_sc *sc = o->sc;
+  size_t np = o->pats.len, nn = o->props.len;
+  const char **strs = pd__malloc(sc->ir.alloc, (np + nn + 1) * sizeof *strs);
+  size_t *lens = pd__malloc(sc->ir.alloc, (np + nn + 1) * sizeof *lens);
+  pd_status st = PD_OK;
+  if (!strs || !lens) {
+    st = pd__nomem(sc->err);
+  } else {
+    for (size_t i = 0; i < np; i++) {
+      strs[i] = pd_json_str(&sc->doc, o->pats.data[i].regex);
+      lens[i] = pd_json_at(&sc->doc, o->pats.data[i].regex)->n;
+    }
+    for (size_t i = 0; i < nn; i++) {
+      strs[np + i] = pd_json_str(&sc->doc, o->props.data[i].name);
+      lens[np + i] = pd_json_at(&sc->doc, o->props.data[i].name)->n;
+    }
+    pd_error e;
+    st = pd_regex_dfa_build(strs, lens, (uint32_t)np, strs + np, lens + np, (uint32_t)nn, &sc->opts,
+                            sc->ir.alloc, &o->dfa, &e);
+    if (st == PD_ERR_NOMEM)
+      st = pd__nomem(sc->err);
+    else if (st == PD_ERR_UNSUPPORTED || st == PD_ERR_LIMIT)
+      st = pd_sc_unsupported(sc, o->pats.data[0].regex, "patternProperties", e.message);
+    else if (st)
+      st = pd_sc_fail(sc, st, o->pats.data[0].regex, "pattern: %s", e.message);
+  }
+  pd__free(sc->ir.alloc, strs);
+  pd__free(sc->ir.alloc, lens);
+  return st;
+}
+
+/* Whether state q of the automaton ends a key with pattern set `set` (not a
+ * declared name). */
+static bool pd__key_end(const pd_regex_dfa *d, uint32_t q, uint32_t set) {
+  return !(d->label[q] & PD_REGEX_DFA_NAME) && d->label[q] == set;
+}
+
+/* The keys (quoted) whose pattern set is `set`: one rule per state that can
+ * still reach such an end, R(q) = chars(q->t) R(t) ... | '"' (q an end). */
+static pd_status pd__set_key(pd__obj *o, uint32_t set, uint32_t *key) {
+  pd_sc *sc = o->sc;
+  pd_ir *ir = &sc->ir;
+  const pd_regex_dfa *d = &o->dfa;
+  uint32_t n = d->n_states, *rule = pd__malloc(ir->alloc, n * sizeof *rule);
+  uint8_t *live = pd__malloc(ir->alloc, n + 1);
+  uint32_t *pairs = pd__malloc(ir->alloc, (2 * (size_t)d->first[n] + 4) * 2 * sizeof *pairs);
+  pd_status st = PD_OK;
+  if (!rule || !live || !pairs) {
+    st = pd__nomem(sc->err);
+    goto out;
+  }
+  for (uint32_t q = 0; q < n; q++) live[q] = pd__key_end(d, q, set);
+  for (bool grew = true; grew;) { /* states from which an end is reachable */
+    grew = false;
+    for (uint32_t q = 0; q < n; q++)
+      for (uint32_t k = d->first[q]; k < d->first[q + 1] && !live[q]; k++)
+        if (live[d->edges[3 * k + 2]]) live[q] = 1, grew = true;
+  }
+  for (uint32_t q = 0; q < n; q++) rule[q] = live[q] ? pd_ir_rule_fresh(ir, "pkey") : PD_IR_NONE;
+  for (uint32_t q = 0; q < n && !ir->oom; q++) {
+    if (!live[q]) continue;
+    uint32_t acc = pd__key_end(d, q, set) ? pd_ir_bytes(ir, "\"", 1) : pd_ir_nothing(ir);
+    for (uint32_t k = d->first[q]; k < d->first[q + 1]; k++) {
+      uint32_t t = d->edges[3 * k + 2], m = 0;
+      if (!live[t]) continue;
+      bool first = true; /* each target once: gather all its intervals */
+      for (uint32_t j = d->first[q]; j < k && first; j++) first = d->edges[3 * j + 2] != t;
+      if (!first) continue;
+      for (uint32_t j = k; j < d->first[q + 1]; j++) {
+        if (d->edges[3 * j + 2] != t) continue;
+        uint32_t lo = d->edges[3 * j], hi = d->edges[3 * j + 1];
+        if (lo < 0xD800 && hi >= 0xD800) { /* no surrogates */
+          pairs[2 * m] = lo, pairs[2 * m + 1] = 0xD7FF, m++;
+          lo = 0xE000;
+        } else if (lo >= 0xD800 && lo <= 0xDFFF) {
+          lo = 0xE000;
+        }
+        if (lo <= hi) pairs[2 * m] = lo, pairs[2 * m + 1] = hi, m++;
+      }
+      if (m == 0) continue;
+      acc = pd_ir_alt2(ir, acc,
+                       pd_ir_seq2(ir, pd_sc_jchar(ir, pairs, m, NULL), pd_ir_ref(ir, rule[t])));
+    }
+    pd_ir_rule_define(ir, rule[q], acc);
+  }
+  *key = live[0] ? pd_ir_seq2(ir, pd_ir_bytes(ir, "\"", 1), pd_ir_ref(ir, rule[0]))
+                 : pd_ir_nothing(ir);
+  st = pd_sc_ir_status(sc);
+out:
+  pd__free(ir->alloc, rule);
+  pd__free(ir->alloc, live);
+  pd__free(ir->alloc, pairs);
+  return st;
+}
+
+/* The additional member: key ":" value, where in the general form the key's
+ * pattern set picks the value schema (one alternative per set that occurs). */
+static pd_status pd__extra_member(pd__obj *o, uint32_t *extra) {
+  pd_sc *sc = o->sc;
+  pd_status st;
+  uint32_t key;
+  if (o->pat_mode != PD__PAT_GENERAL) {
+    if ((st = pd__extra_key(o, &key))) return st;
+    return pd__member(o, key, PD_JSON_NONE, extra);
+  }
+  if (!o->dfa.label && (st = pd__general_dfa(o))) return st;
+  if (!o->dfa.label) { /* lenient dropped the patterns: as if absent */
+    o->pat_mode = PD__PAT_NONE;
+    return pd__extra_member(o, extra);
+  }
+  *extra = pd_ir_nothing(&sc->ir);
+  for (uint32_t q = 0; q < o->dfa.n_states; q++) {
+    uint32_t set = o->dfa.label[q], one;
+    if (set & PD_REGEX_DFA_NAME) continue;
+    bool seen = false; /* each set once */
+    for (uint32_t p = 0; p < q && !seen; p++) seen = o->dfa.label[p] == set;
+    if (seen) continue;
+    if ((st = pd__set_key(o, set, &key)) || (st = pd__member_set(o, key, PD_JSON_NONE, set, &one)))
+      return st;
+    if (pd_ir_at(&sc->ir, one)->kind != PD_IR_NOTHING) *extra = pd_ir_alt2(&sc->ir, *extra, one);
+  }
+  return pd_sc_ir_status(sc);
+}
+
 /* member = key ":" value, as a rule of its own: the chains refer to each
  * member from many states, and a reference keeps each automaton small. */
 static pd_status pd__member(pd__obj *o, uint32_t key, uint32_t name, uint32_t *node) {
+  return pd__member_set(o, key, name, 0, node);
+}
+
+static pd_status pd__member_set(pd__obj *o, uint32_t key, uint32_t name, uint32_t set,
+                                uint32_t *node) {
   uint32_t value;
   pd_ir *ir = &o->sc->ir;
-  pd_status st = pd__value(o, name, &value);
+  pd_status st = pd__value_set(o, name, set, &value);
   if (st) return st;
   if (pd_ir_at(ir, value)->kind == PD_IR_NOTHING) { /* forbidden key */
     *node = value;
@@ -257,9 +493,7 @@ static pd_status pd__rules(pd__obj *o, pd__chain *ch) {
 static pd_status pd__extras(pd__obj *o, const pd__chain *ch, uint32_t *extra) {
   pd_sc *sc = o->sc;
   pd_ir *ir = &sc->ir;
-  uint32_t key;
-  pd_status st = pd__extra_key(o, &key);
-  if (!st) st = pd__member(o, key, PD_JSON_NONE, extra);
+  pd_status st = pd__extra_member(o, extra);
   if (st) return st;
   uint32_t sep = pd_sc_item_sep(sc, o->depth);
   for (uint32_t n = 0; n <= ch->cap; n++) {
@@ -323,6 +557,7 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
  *   T(mask,e) = sep elem_p T(mask + p, e) (p not in mask) | sep extra T(mask, e+1)
  *               | "" (when mask holds every required property and the count fits) */
 #define PD__ANY_ORDER_MAX 12u
+#define PD__MAX_PATTERNS 8u
 
 static uint32_t pd__popcount(uint32_t m) {
   uint32_t n = 0;
@@ -364,9 +599,7 @@ static pd_status pd__any_order(pd__obj *o, uint32_t *start) {
   if (a.P > PD__ANY_ORDER_MAX)
     return pd__fail(sc->err, PD_ERR_LIMIT, "any_order supports at most %u declared properties",
                     PD__ANY_ORDER_MAX);
-  uint32_t key;
-  pd_status st = pd__extra_key(o, &key);
-  if (!st) st = pd__member(o, key, PD_JSON_NONE, &a.extra);
+  pd_status st = pd__extra_member(o, &a.extra);
   if (st) return st;
   a.extras = pd_ir_at(ir, a.extra)->kind != PD_IR_NOTHING;
   if (ir->rules.len + ((size_t)1 << a.P) * (a.cap + 1) > sc->opts.max_rules)
@@ -415,6 +648,27 @@ static pd_status pd__universal(pd__obj *o, uint32_t pat, bool *yes) {
   return pd_sc_pattern_test(o->sc, pat, "", 0, yes);
 }
 
+/* Every pattern of every member, for the general form (keys told apart by
+ * the set of patterns they match, with an automaton). */
+static pd_status pd__general(pd__obj *o) {
+  pd_sc *sc = o->sc;
+  o->pat_mode = PD__PAT_GENERAL;
+  o->pats.len = 0;
+  for (size_t i = 0; i < o->c->n; i++) {
+    uint32_t m = pd_sc_member(sc, o->c, i), pp = pd_json_get(&sc->doc, m, "patternProperties");
+    if (pp == PD_JSON_NONE) continue;
+    if (pd_json_at(&sc->doc, pp)->kind != PD_JSON_OBJECT)
+      return pd_sc_fail(sc, PD_ERR_SEMANTIC, pp, "'patternProperties' must be an object");
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, pp); k++) {
+      pd__pat p = {m, pd_json_mkey(&sc->doc, pp, k), pd_json_mval(&sc->doc, pp, k)};
+      if (o->pats.len >= PD__MAX_PATTERNS)
+        return pd_sc_unsupported(sc, pp, "patternProperties", "more than 8 patterns");
+      if (!pd_array_push(sc->ir.alloc, &o->pats, p)) return pd__nomem(sc->err);
+    }
+  }
+  return PD_OK;
+}
+
 /* patternProperties, exact in two forms: a pattern every key matches (its
  * schema then applies to every value), or a closed object (additionalProperties
  * false) whose extra keys are exactly the pattern's strings, none declared.
@@ -433,9 +687,8 @@ static pd_status pd__patterns(pd__obj *o) {
     bool all_trivial = true;
     for (uint32_t k = 0; k < pd_json_len(&sc->doc, pp); k++)
       all_trivial = all_trivial && pd__trivial(sc, pd_json_mval(&sc->doc, pp, k));
-    if (all_trivial && add == PD_JSON_NONE && !forbid) continue;
-    if (pd_json_len(&sc->doc, pp) != 1 || o->pat_mode != PD__PAT_NONE)
-      return pd_sc_unsupported(sc, pp, "patternProperties", "several patterns");
+    if (all_trivial && add == PD_JSON_NONE && !forbid && o->unevals.len == 0) continue;
+    if (pd_json_len(&sc->doc, pp) != 1 || o->pat_mode != PD__PAT_NONE) return pd__general(o);
     uint32_t pat = pd_json_mkey(&sc->doc, pp, 0);
     if ((st = pd__universal(o, pat, &universal))) return st;
     o->pat_member = m;
@@ -447,7 +700,7 @@ static pd_status pd__patterns(pd__obj *o) {
     }
     bool closed =
         forbid || (add != PD_JSON_NONE && pd_json_at(&sc->doc, add)->kind == PD_JSON_FALSE);
-    if (!closed) return pd_sc_unsupported(sc, pp, "patternProperties", "keys outside the pattern");
+    if (!closed) return pd__general(o);
     o->pat_mode = PD__PAT_RESTRICTED;
   }
   return PD_OK;
@@ -463,10 +716,7 @@ static pd_status pd__patterns_check(pd__obj *o) {
     pd_status st = pd_sc_pattern_test(o->sc, o->pat_regex, pd_json_str(&o->sc->doc, nm),
                                       pd_json_at(&o->sc->doc, nm)->n, &match);
     if (st) return st;
-    if (match) {
-      o->pat_mode = PD__PAT_NONE;
-      return pd_sc_unsupported(o->sc, o->pat_regex, "patternProperties", "a declared name matches");
-    }
+    if (match) return pd__general(o);
   }
   return PD_OK;
 }
@@ -552,7 +802,7 @@ static pd_status pd__one_object(pd__obj *o, uint32_t *node) {
   pd_ir *ir = &sc->ir;
   pd_status st;
   pd__chain ch = {.cap = pd__cap(o)};
-  uint32_t start;
+  uint32_t start = PD_IR_NONE;
   if (sc->opts.any_order) {
     if ((st = pd__any_order(o, &start))) return st;
   } else {
@@ -610,5 +860,7 @@ out:
   pd_array_free(ir->alloc, &o.unevals);
   pd_array_free(ir->alloc, &o.deps);
   pd_array_free(ir->alloc, &o.props);
+  pd_array_free(ir->alloc, &o.pats);
+  pd_regex_dfa_free(&o.dfa);
   return st;
 }

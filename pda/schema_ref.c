@@ -133,9 +133,39 @@ pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *
     pd__free(sc->ir.alloc, buf);
   } else if (fn > 0) {
     t = pd__find(sc, "$anchor", frag, fn, false, base);
+    if (t == PD_JSON_NONE) t = pd__find(sc, "$dynamicAnchor", frag, fn, false, base);
     if (t == PD_JSON_NONE) t = pd__find(sc, "$id", frag - 1, fn + 1, false, PD_JSON_NONE);
   }
   if (t == PD_JSON_NONE) return pd_sc_fail(sc, PD_ERR_SEMANTIC, ref, "unresolved $ref");
   *target = t;
   return PD_OK;
+}
+
+/* $dynamicRef resolves as $ref does, then, when its target carries a
+ * $dynamicAnchor of the fragment's name, to the outermost resource of the
+ * dynamic scope with that anchor. When no other node of the document has
+ * that anchor, every scope resolves to the target itself: a plain $ref.
+ * Otherwise the result depends on the evaluation path, which is refused. */
+pd_status pd_sc_dynref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *target) {
+  pd_status st = pd_sc_ref_resolve(sc, schema, ref, target);
+  if (st || *target == PD_JSON_NONE) return st;
+  const char *r = pd_json_str(&sc->doc, ref), *frag = memchr(r, '#', pd_json_at(&sc->doc, ref)->n);
+  if (!frag || frag[1] == '/' || frag[1] == 0) return PD_OK;
+  frag++;
+  size_t fn = pd_json_at(&sc->doc, ref)->n - (size_t)(frag - r);
+  uint32_t da = pd_json_get(&sc->doc, *target, "$dynamicAnchor");
+  if (da == PD_JSON_NONE || pd_json_at(&sc->doc, da)->kind != PD_JSON_STRING ||
+      pd_json_at(&sc->doc, da)->n != fn || memcmp(pd_json_str(&sc->doc, da), frag, fn) != 0)
+    return PD_OK; /* no matching dynamic anchor: a plain $ref */
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < sc->n_parsed; i++) {
+    if (pd_json_at(&sc->doc, i)->kind != PD_JSON_OBJECT) continue;
+    uint32_t x = pd_json_get(&sc->doc, i, "$dynamicAnchor");
+    if (x != PD_JSON_NONE && pd_json_at(&sc->doc, x)->kind == PD_JSON_STRING &&
+        pd_json_at(&sc->doc, x)->n == fn && memcmp(pd_json_str(&sc->doc, x), frag, fn) == 0)
+      count++;
+  }
+  if (count <= 1) return PD_OK;
+  *target = PD_JSON_NONE;
+  return pd_sc_unsupported(sc, ref, "$dynamicRef", "resolution depends on the dynamic scope");
 }

@@ -296,6 +296,71 @@ typedef struct pd__format {
   const char *name, *regex; /* regex NULL: known but not enforced exactly */
 } pd__format;
 
+/* ------------------------------------------------------------ hostname
+ *
+ * RFC 1123 host names: labels of 1..63 letters, digits and hyphens, not
+ * starting or ending with a hyphen, dot-separated, at most 253 characters in
+ * all. Labels with "--" in positions 3-4 are refused: RFC 5891 reserves them,
+ * and the "xn--" ones are valid only as well-formed Punycode A-labels, which
+ * no regular language of manageable size decides (a documented false
+ * negative; never a false positive). The total bound is exact through budget
+ * rules: with b characters left,
+ *   H(b) = L_j T(b - j)  for j = 1..min(63, b)     (L_j: a label of length j)
+ *   T(r) = "" | "." H(r - 1)                        (the dot only when r >= 2)
+ * Each character is a JSON string character (raw or escaped). */
+
+#define PD__HOST_MAX 253u
+#define PD__LABEL_MAX 63u
+
+static uint32_t pd__jclass(pd_sc *sc, const char *spec) {
+  uint32_t p[8];
+  size_t n = 0;
+  for (; spec[0]; spec += 2, n++) p[2 * n] = (uint8_t)spec[0], p[2 * n + 1] = (uint8_t)spec[1];
+  return pd_sc_jchar(&sc->ir, p, n, NULL);
+}
+
+/* A label of exactly j characters (1 <= j <= 63). */
+static uint32_t pd__label(pd_sc *sc, uint32_t j, uint32_t alnum, uint32_t ldh, uint32_t hyph) {
+  pd_ir *ir = &sc->ir;
+  if (j == 1) return alnum;
+  if (j <= 4) {
+    uint32_t k[4] = {alnum, ldh, ldh, alnum};
+    k[j - 1] = alnum;
+    return pd_ir_seq(ir, k, j);
+  }
+  /* positions 3-4 are not both '-' */
+  uint32_t mid = pd_ir_alt2(ir, pd_ir_seq2(ir, alnum, ldh), pd_ir_seq2(ir, hyph, alnum));
+  uint32_t k[5] = {alnum, ldh, mid, pd_ir_repeat(ir, ldh, j - 5, j - 5), alnum};
+  return pd_ir_seq(ir, k, 5);
+}
+
+static pd_status pd__hostname(pd_sc *sc, uint32_t *node) {
+  pd_ir *ir = &sc->ir;
+  if (sc->host_rule == PD_IR_NONE) {
+    uint32_t alnum = pd__jclass(sc, "09AZaz"), ldh = pd__jclass(sc, "--09AZaz");
+    uint32_t hyph = pd__jclass(sc, "--"), dot = pd__jclass(sc, "..");
+    uint32_t labels[PD__LABEL_MAX + 1], h[PD__HOST_MAX + 1];
+    for (uint32_t j = 1; j <= PD__LABEL_MAX; j++) {
+      labels[j] = pd_ir_rule_fresh(ir, "hlabel");
+      pd_ir_rule_define(ir, labels[j], pd__label(sc, j, alnum, ldh, hyph));
+    }
+    for (uint32_t b = 1; b <= PD__HOST_MAX; b++) h[b] = pd_ir_rule_fresh(ir, "host");
+    for (uint32_t b = 1; b <= PD__HOST_MAX && !ir->oom; b++) {
+      uint32_t acc = pd_ir_nothing(ir);
+      for (uint32_t j = 1; j <= PD__LABEL_MAX && j <= b; j++) {
+        uint32_t r = b - j, tail = pd_ir_empty(ir);
+        if (r >= 2) tail = pd_ir_alt2(ir, tail, pd_ir_seq2(ir, dot, pd_ir_ref(ir, h[r - 1])));
+        acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, pd_ir_ref(ir, labels[j]), tail));
+      }
+      pd_ir_rule_define(ir, h[b], acc);
+    }
+    if (ir->oom) return pd__nomem(sc->err);
+    sc->host_rule = h[PD__HOST_MAX];
+  }
+  *node = pd_ir_ref(ir, sc->host_rule);
+  return pd_sc_ir_status(sc);
+}
+
 #define PD__D2 "[0-9]{2}"
 #define PD__TIME \
   "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?([zZ]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
@@ -315,31 +380,56 @@ typedef struct pd__format {
   ":){0,2}" PD__H16 ")?::(" PD__H16 ":){2}" PD__LS32 "|((" PD__H16 ":){0,3}" PD__H16              \
   ")?::" PD__H16 ":" PD__LS32 "|((" PD__H16 ":){0,4}" PD__H16 ")?::" PD__LS32 "|((" PD__H16       \
   ":){0,5}" PD__H16 ")?::" PD__H16 "|((" PD__H16 ":){0,6}" PD__H16 ")?::)"
-/* RFC 3986, appendix A */
+/* RFC 3986, appendix A; the IRI forms (RFC 3987) are the same with ucschar
+ * added to the unreserved characters (U) and iprivate to the query (Q). ABNF
+ * literals are case-insensitive, hence [vV] for IPvFuture. */
 #define PD__PCT "%[0-9A-Fa-f]{2}"
 #define PD__UNRES_SUB "-A-Za-z0-9._~!$&'()*+,;="
-#define PD__PCHAR "([" PD__UNRES_SUB ":@]|" PD__PCT ")"
-#define PD__AUTHORITY                                                                        \
-  "(([" PD__UNRES_SUB ":]|" PD__PCT ")*@)?(\\[(" PD__IPV6 "|v[0-9A-Fa-f]+\\.[" PD__UNRES_SUB \
-  ":]+)\\]|([" PD__UNRES_SUB "]|" PD__PCT ")*)(:[0-9]*)?"
-#define PD__QUERY_FRAG "(\\?(" PD__PCHAR "|[/?])*)?(#(" PD__PCHAR "|[/?])*)?"
-#define PD__SEGMENTS "(/" PD__PCHAR "*)*"
-#define PD__URI                                                                             \
-  "[A-Za-z][A-Za-z0-9+.-]*:(//" PD__AUTHORITY PD__SEGMENTS "|/(" PD__PCHAR "+" PD__SEGMENTS \
-  ")?|" PD__PCHAR "+" PD__SEGMENTS ")?" PD__QUERY_FRAG
-#define PD__RELATIVE                                                                      \
-  "(//" PD__AUTHORITY PD__SEGMENTS "|/(" PD__PCHAR "+" PD__SEGMENTS ")?|([" PD__UNRES_SUB \
-  "@]|" PD__PCT ")+" PD__SEGMENTS ")?" PD__QUERY_FRAG
-/* RFC 6570 (with the errata that let "'" be a literal); ucschar and iprivate
- * above the BMP: planes 1-13 and 15-16 less their last two code points, and
- * plane 14 from E1000. */
-#define PD__UCS_HIGH                                                                     \
+#define PD__PCHAR_(U) "([" U ":@]|" PD__PCT ")"
+#define PD__AUTHORITY_(U)                                                              \
+  "(([" U ":]|" PD__PCT ")*@)?(\\[(" PD__IPV6 "|[vV][0-9A-Fa-f]+\\.[" U ":]+)\\]|([" U \
+  "]|" PD__PCT ")*)(:[0-9]*)?"
+#define PD__QUERY_FRAG_(U, Q) "(\\?(" PD__PCHAR_(U) "|[/?" Q "])*)?(#(" PD__PCHAR_(U) "|[/?])*)?"
+#define PD__SEGMENTS_(U) "(/" PD__PCHAR_(U) "*)*"
+#define PD__URI_(U, Q)                                                               \
+  "[A-Za-z][A-Za-z0-9+.-]*:(//" PD__AUTHORITY_(U) PD__SEGMENTS_(U) "|/(" PD__PCHAR_( \
+      U) "+" PD__SEGMENTS_(U) ")?|" PD__PCHAR_(U) "+" PD__SEGMENTS_(U) ")?" PD__QUERY_FRAG_(U, Q)
+#define PD__RELATIVE_(U, Q)                                                       \
+  "(//" PD__AUTHORITY_(U) PD__SEGMENTS_(U) "|/(" PD__PCHAR_(U) "+" PD__SEGMENTS_( \
+      U) ")?|([" U "@]|" PD__PCT ")+" PD__SEGMENTS_(U) ")?" PD__QUERY_FRAG_(U, Q)
+#define PD__URI PD__URI_(PD__UNRES_SUB, "")
+#define PD__RELATIVE PD__RELATIVE_(PD__UNRES_SUB, "")
+/* ucschar above the BMP (planes 1-13 less their last two code points, plane
+ * 14 from E1000) and iprivate above the BMP (planes 15-16, same cut). */
+#define PD__UCS_PLANES                                              \
   "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}" \
   "\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" \
   "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}" \
   "\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" \
-  "\\u{D0000}-\\u{DFFFD}" \
-  "\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}"
+  "\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}"
+#define PD__PRIVATE_PLANES "\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}"
+#define PD__IUNRES_SUB PD__UNRES_SUB "\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF" PD__UCS_PLANES
+#define PD__IPRIVATE "\\uE000-\\uF8FF" PD__PRIVATE_PLANES
+#define PD__IRI PD__URI_(PD__IUNRES_SUB, PD__IPRIVATE)
+#define PD__IRELATIVE PD__RELATIVE_(PD__IUNRES_SUB, PD__IPRIVATE)
+/* RFC 5321 4.1.2 Mailbox (no size limits: those are section 4.5.3, not the
+ * syntax), with the address literals of 4.1.3 less General-address-literal
+ * (its tags are an IANA registry, none but IPv6 registered). RFC 6531 adds
+ * UTF8-non-ascii to atext and qtextSMTP; its U-label domains are not enforced
+ * (IDNA2008 validity is not a regular language of manageable size), so
+ * idn-email takes ASCII domains only (a documented false negative). */
+#define PD__ATEXT "-A-Za-z0-9!#$%&'*+/=?^_`{|}~" /* '-' first: X may follow */
+#define PD__QTEXT " !#-\\[\\]-~"
+#define PD__LOCAL_(X) \
+  "([" PD__ATEXT X "]+(\\.[" PD__ATEXT X "]+)*|\"([" PD__QTEXT X "]|\\\\[ -~])*\")"
+#define PD__DOMAIN_5321                                                                 \
+  "([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*" \
+  "|\\[(" PD__IPV4 "|IPv6:" PD__IPV6 ")\\])"
+#define PD__NON_ASCII "\\u0080-\\uD7FF\\uE000-\\u{10FFFF}"
+#define PD__EMAIL PD__LOCAL_("") "@" PD__DOMAIN_5321
+#define PD__IDN_EMAIL PD__LOCAL_(PD__NON_ASCII) "@" PD__DOMAIN_5321
+/* RFC 6570 (with the errata that let "'" be a literal): ucschar and iprivate. */
+#define PD__UCS_HIGH PD__UCS_PLANES PD__PRIVATE_PLANES
 #define PD__VARCHAR "([A-Za-z0-9_]|" PD__PCT ")"
 #define PD__VARSPEC PD__VARCHAR "(\\.?" PD__VARCHAR ")*(:[1-9][0-9]{0,3}|\\*)?"
 #define PD__URI_TEMPLATE                                                              \
@@ -360,12 +450,12 @@ static const pd__format pd__formats[] = {
     {"uri-template", PD__URI_TEMPLATE},
     {"json-pointer", "(/([^~/]|~[01])*)*"},
     {"relative-json-pointer", "(0|[1-9][0-9]*)(#|(/([^~/]|~[01])*)*)"},
-    {"email", NULL},
-    {"idn-email", NULL},
-    {"hostname", NULL},
+    {"email", PD__EMAIL},
+    {"idn-email", PD__IDN_EMAIL},
+    {"hostname", ""}, /* "": built by pd__hostname */
     {"idn-hostname", NULL},
-    {"iri", NULL},
-    {"iri-reference", NULL},
+    {"iri", PD__IRI},
+    {"iri-reference", "(" PD__IRI "|" PD__IRELATIVE ")"},
     {"regex", NULL},
 };
 
@@ -487,6 +577,37 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
       (st = pd_sc_bound(sc, c, "maxLength", true, &max)) ||
       (st = pd__string_regex(sc, c, &at, &search)))
     return st;
+  uint32_t *out = NULL;
+  size_t n_out = 0;
+  for (size_t i = 0; i < c->n; i++) { /* derived: none of these strings */
+    uint32_t list = pd_sc_not_in(sc, c, i);
+    if (list == PD_JSON_NONE) continue;
+    uint32_t *grown =
+        pd__realloc(sc->ir.alloc, out, (n_out + pd_json_len(&sc->doc, list) + 1) * sizeof *out);
+    if (!grown) {
+      pd__free(sc->ir.alloc, out);
+      return pd__nomem(sc->err);
+    }
+    out = grown;
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, list); k++)
+      out[n_out++] = pd_json_elem(&sc->doc, list, k);
+  }
+  if (out && (at != PD_JSON_NONE || min > 0 || max != PD_IR_INF)) {
+    pd__free(sc->ir.alloc, out);
+    out = NULL; /* lenient: the negated constants are dropped (and noted) */
+    uint32_t where = at;
+    for (size_t i = 0; i < c->n && where == PD_JSON_NONE; i++)
+      if ((where = pd_sc_kw(sc, c, i, "minLength")) == PD_JSON_NONE)
+        where = pd_sc_kw(sc, c, i, "maxLength");
+    st =
+        pd_sc_unsupported(sc, where, "not", "a negated string constant with other string keywords");
+    if (st) return st;
+  }
+  if (out) {
+    *node = pd_sc_string_not_in(sc, out, n_out);
+    pd__free(sc->ir.alloc, out);
+    return pd_sc_ir_status(sc);
+  }
   if (at != PD_JSON_NONE) {
     bool refused;
     const char *re = search ? pd_json_str(&sc->doc, at) : pd__format_regex(sc, at, &refused);
@@ -498,7 +619,11 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
       if (st) return st;
     }
     uint32_t inner;
-    if ((st = pd__regex(sc, at, re, len, search, &inner))) return st;
+    if (!search && len == 0)
+      st = pd__hostname(sc, &inner);
+    else
+      st = pd__regex(sc, at, re, len, search, &inner);
+    if (st) return st;
     *node = pd__quoted(sc, inner);
     return pd_sc_ir_status(sc);
   }

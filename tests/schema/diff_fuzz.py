@@ -82,6 +82,14 @@ def rnd_schema(r, depth=0, defs=None):
             s["additionalProperties"] = r.choice([False, True, rnd_schema(r, depth + 1, defs)])
         if r.random() < 0.2:
             s["maxProperties"] = r.randrange(3)
+        if r.random() < 0.3:
+            s["patternProperties"] = {p: rnd_schema(r, depth + 1, defs)
+                                      for p in r.sample(PATTERNS, r.randrange(1, 3))}
+        if r.random() < 0.1:
+            s["unevaluatedProperties"] = r.choice([False, rnd_schema(r, depth + 1, defs)])
+        if r.random() < 0.3:
+            s["dependentSchemas"] = {k: rnd_schema(r, depth + 1, defs)
+                                     for k in r.sample(KEYS, r.randrange(1, 3))}
         return s
     if kind == 5:
         s = {"type": "array"}
@@ -95,6 +103,14 @@ def rnd_schema(r, depth=0, defs=None):
             s["maxItems"] = r.randrange(1, 4)
         if r.random() < 0.2:
             s["contains"] = rnd_schema(r, depth + 1, defs)
+            if r.random() < 0.5:
+                s["maxContains"] = r.randrange(3)
+            if r.random() < 0.3:
+                s["minContains"] = r.randrange(3)
+        if r.random() < 0.2:
+            s["uniqueItems"] = True
+            if r.random() < 0.7:
+                s["items"] = {"enum": [rnd_value(r, 2) for _ in range(r.randrange(1, 5))]}
         return s
     if kind == 6:
         return {r.choice(["anyOf", "allOf", "oneOf"]):
@@ -102,6 +118,11 @@ def rnd_schema(r, depth=0, defs=None):
     if kind == 7:
         return {"not": r.choice([{"type": r.choice(["string", "integer", "object"])},
                                  rnd_schema(r, depth + 1, defs)])}
+    if kind == 8 and r.random() < 0.2:
+        return {"if": rnd_schema(r, depth + 1, defs)}  # no then/else: decides nothing
+    if kind == 8 and r.random() < 0.5:  # any condition: exact by negation, or refused
+        return {"if": rnd_schema(r, depth + 1, defs),
+                "then": rnd_schema(r, depth + 1, defs), "else": rnd_schema(r, depth + 1, defs)}
     if kind == 8:
         return {"if": {"type": r.choice(["string", "number", "array"])},
                 "then": rnd_schema(r, depth + 1, defs), "else": rnd_schema(r, depth + 1, defs)}

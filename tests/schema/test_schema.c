@@ -122,8 +122,145 @@ static void test_strings(void **state) {
   REJECT("{\"pattern\":\"^a+$\"}", "\"ab\"");
 }
 
+/* A hostname of n labels, each of length len (letters), dot-separated. */
+static char *pdt_host(unsigned n, unsigned len) {
+  char *s = malloc((size_t)n * (len + 1) + 3), *w = s;
+  *w++ = '"';
+  for (unsigned i = 0; i < n; i++) {
+    if (i) *w++ = '.';
+    for (unsigned k = 0; k < len; k++) *w++ = (char)('a' + (i + k) % 26);
+  }
+  *w++ = '"';
+  *w = 0;
+  return s;
+}
+
+static void test_formats(void **state) {
+  (void)state;
+  pdt_compiled h;
+  pdt_compile(&h, "{\"format\":\"hostname\"}");
+  static const char *const host_ok[] = {
+      "\"a\"",     "\"www.example.com\"",
+      "\"1host\"", "\"a--b.com\"",
+      "\"A-9.b\"", "\"\\u0061b.com\"", /* an escaped letter is still a letter */
+      "12",        "{}"};
+  static const char *const host_bad[] = {
+      "\"\"",     "\".\"",   "\".a\"",    "\"a.\"",     "\"a..b\"", "\"-a\"",          "\"a-\"",
+      "\"a-.b\"", "\"a_b\"", "\"xn--X\"", "\"ab--cd\"", "\"a\\n\"", "\"\xe2\x84\xaa\""};
+  for (size_t i = 0; i < sizeof host_ok / sizeof *host_ok; i++)
+    if (!pdt_check(&h, host_ok[i])) fail_msg("hostname should accept %s", host_ok[i]);
+  for (size_t i = 0; i < sizeof host_bad / sizeof *host_bad; i++)
+    if (pdt_check(&h, host_bad[i])) fail_msg("hostname should reject %s", host_bad[i]);
+  /* label length 63 / 64; total length 253 / 254 (4 labels: 3*63 + 61 + 3 dots) */
+  char *t = pdt_host(1, 63);
+  assert_true(pdt_check(&h, t));
+  free(t);
+  t = pdt_host(1, 64);
+  assert_false(pdt_check(&h, t));
+  free(t);
+  t = pdt_host(4, 63);
+  t[1 + 3 * 64 + 61] = '"', t[1 + 3 * 64 + 62] = 0; /* 3*63 + 3 + 61 = 253 characters */
+  assert_true(pdt_check(&h, t));
+  t[1 + 3 * 64 + 61] = 'x', t[1 + 3 * 64 + 62] = '"', t[1 + 3 * 64 + 63] = 0; /* 254 */
+  assert_false(pdt_check(&h, t));
+  free(t);
+  t = pdt_host(127, 1); /* 127 one-letter labels: 253 characters */
+  assert_true(pdt_check(&h, t));
+  free(t);
+  t = pdt_host(128, 1);
+  assert_false(pdt_check(&h, t));
+  free(t);
+  pdt_release(&h);
+
+  const char *e = "{\"format\":\"email\"}";
+  ACCEPT(e, "\"joe.bloggs@example.com\"");
+  ACCEPT(e, "\"te~st@a-b.example.com\"");
+  ACCEPT(e, "\"\\\"joe@bloggs\\\"@example.com\"");
+  ACCEPT(e, "\"x@[127.0.0.1]\"");
+  ACCEPT(e, "\"x@[IPv6:::1]\"");
+  REJECT(e, "\".a@example.com\"");
+  REJECT(e, "\"a..b@example.com\"");
+  REJECT(e, "\"a@b@example.com\"");
+  REJECT(e, "\"a@-example.com\"");
+  REJECT(e, "\"a@[127.0.0.300]\"");
+  REJECT(e, "\"a b@example.com\"");
+  REJECT(e, "\"\xce\xb4@example.com\""); /* non-ASCII only in idn-email */
+  const char *ie = "{\"format\":\"idn-email\"}";
+  ACCEPT(ie, "\"\xce\xb4\xce\xbf@example.com\"");
+  ACCEPT(ie, "\"\\u0085@example.com\"");
+  ACCEPT(ie, "\"\\\"\xce\xb4\\\"@example.com\"");
+  REJECT(ie,
+         "\"user\xef\xbc\xa0"
+         "example.com\"");
+  REJECT(ie, "\"a@b..c\"");
+
+  const char *iri = "{\"format\":\"iri\"}";
+  ACCEPT(iri, "\"http://\xc6\x92\xc3\xb8\xc3\xb8.com/p?q=\xcf\x80#\xcf\x80\"");
+  ACCEPT(iri, "\"http://[V1.fe]\"");
+  ACCEPT(iri, "\"urn:example:resource\"");
+  ACCEPT(iri, "\"http://a/?\xee\x80\x80\""); /* iprivate U+E000 in the query */
+  REJECT(iri, "\"http://a/#\xee\x80\x80\""); /* but not in the fragment */
+  REJECT(iri, "\"/abc\"");
+  REJECT(iri, "\"http://2001:0db8:85a3::1\"");
+  REJECT(iri, "\"http://a/\\n\"");
+  const char *ref = "{\"format\":\"iri-reference\"}";
+  ACCEPT(ref, "\"/\xc3\xa2\xcf\x80\"");
+  ACCEPT(ref, "\"#\xc6\x92r\"");
+  REJECT(ref, "\"#a\\\\b\"");
+  ACCEPT("{\"format\":\"uri\"}", "\"http://[V1.fe]/x\"");
+  REJECT("{\"format\":\"uri\"}", "\"http://\xc6\x92.com\"");
+}
+
+static void test_dependent_schemas(void **state) {
+  (void)state;
+  const char *s =
+      "{\"dependentSchemas\":{\"bar\":{\"properties\":{\"foo\":{\"type\":\"integer\"},"
+      "\"bar\":{\"type\":\"integer\"}}}}}";
+  ACCEPT(s, "{\"foo\":1,\"bar\":2}"); /* declared order */
+  ACCEPT(s, "{\"foo\":\"quux\"}");    /* no bar: foo is free */
+  ACCEPT(s, "{}");
+  ACCEPT(s, "[\"bar\"]"); /* other types are untouched */
+  ACCEPT(s, "\"bar\"");
+  REJECT(s, "{\"foo\":\"quux\",\"bar\":2}");
+  REJECT(s, "{\"foo\":2,\"bar\":\"quux\"}");
+  REJECT(s, "{\"\\u0062ar\":\"x\"}"); /* an escaped key is the same key */
+  const char *b = "{\"dependentSchemas\":{\"foo\":true,\"bar\":false}}";
+  ACCEPT(b, "{\"foo\":1}");
+  ACCEPT(b, "{}");
+  REJECT(b, "{\"bar\":2}");
+  REJECT(b, "{\"foo\":1,\"bar\":2}");
+  /* the dependent schema closes the object */
+  const char *c =
+      "{\"properties\":{\"foo\":{}},\"dependentSchemas\":{\"foo\":{\"properties\":"
+      "{\"bar\":{}},\"additionalProperties\":false}}}";
+  REJECT(c, "{\"foo\":1}"); /* foo is additional in the dependent schema */
+  ACCEPT(c, "{\"baz\":1}");
+  REJECT(c, "{\"foo\":1,\"baz\":1}");
+  const char *m =
+      "{\"dependentSchemas\":{\"a\":{\"minProperties\":3},\"b\":{\"required\":[\"c\"]}}}";
+  /* declared order: names required by dependentSchemas come after the others */
+  ACCEPT(m, "{\"c\":3,\"a\":1,\"b\":2}");
+  REJECT(m, "{\"a\":1,\"b\":2}");
+  ACCEPT(m, "{\"x\":1}");
+  REJECT(m, "{\"b\":1}");
+  /* a recursive schema with dependentSchemas still closes (memoized) */
+  const char *r =
+      "{\"properties\":{\"n\":{\"$ref\":\"#\"}},\"dependentSchemas\":{\"n\":"
+      "{\"required\":[\"v\"]}}}";
+  ACCEPT(r, "{\"n\":{\"n\":{\"v\":2},\"v\":1},\"v\":0}");
+  REJECT(r, "{\"n\":{\"n\":{\"v\":2}},\"v\":0}");
+}
+
 static void test_enum_const(void **state) {
   (void)state;
+  /* values checked against sibling lengths and bounds */
+  const char *sl =
+      "{\"enum\":[\"a\",\"abc\",\"\\u00e9\\u00e9\",5,7.5],\"maxLength\":2,\"minimum\":6}";
+  ACCEPT(sl, "\"a\"");
+  ACCEPT(sl, "\"\u00e9\u00e9\""); /* two characters */
+  REJECT(sl, "\"abc\"");
+  REJECT(sl, "5");
+  ACCEPT(sl, "7.5");
   const char *s = "{\"enum\":[1, \"x\", [true], {\"a\":null}]}";
   ACCEPT(s, "1.0");
   ACCEPT(s, "\"x\"");
@@ -179,7 +316,27 @@ static void test_objects(void **state) {
   ACCEPT(closed_pat, "{\"id\":1,\"x-a\":\"s\"}");
   REJECT(closed_pat, "{\"id\":1,\"x-a\":2}");
   REJECT(closed_pat, "{\"id\":1,\"y\":\"s\"}");
-  pdt_refused_any("{\"patternProperties\":{\"^a\":{\"type\":\"string\"}}}");
+  /* general patterns: keys told apart by the set of patterns they match */
+  const char *open_pat = "{\"patternProperties\":{\"^a\":{\"type\":\"string\"}}}";
+  ACCEPT(open_pat, "{\"ab\":\"s\",\"b\":1}");
+  REJECT(open_pat, "{\"ab\":1}");
+  REJECT(open_pat, "{\"\\u0061\":1}"); /* an escaped key still matches */
+  ACCEPT(open_pat, "{\"ba\":1}");
+  const char *two =
+      "{\"properties\":{\"aa\":{\"minimum\":5}},\"patternProperties\":{\"a\":"
+      "{\"type\":\"integer\"},\"^b\":{\"maximum\":3}},\"additionalProperties\":"
+      "{\"type\":\"string\"}}";
+  ACCEPT(two, "{\"aa\":7,\"xa\":1,\"b\":2,\"ba\":3,\"c\":\"s\"}");
+  REJECT(two, "{\"aa\":4}"); /* declared and matching: both schemas */
+  REJECT(two, "{\"aa\":5.5}");
+  REJECT(two, "{\"ba\":4}"); /* both patterns */
+  REJECT(two, "{\"ba\":2.5}");
+  REJECT(two, "{\"c\":1}");    /* no pattern: additionalProperties */
+  ACCEPT(two, "{\"b\":-1.5}"); /* only ^b */
+  const char *un = "{\"patternProperties\":{\"^x\":true},\"unevaluatedProperties\":false}";
+  ACCEPT(un, "{\"xy\":1}");
+  REJECT(un, "{\"y\":1}");
+  pdt_refused_any("{\"patternProperties\":{\"\\\\p{L}\":{\"type\":\"string\"}}}");
   pd_grammar_options o = pdt_opts();
   o.any_order = true;
   if (!pdt_accepts_o(s, &o, "{\"c\":0,\"b\":\"x\",\"a\":1}")) fail_msg("any order");
@@ -257,11 +414,255 @@ static void pdt_refused(const char *schema, pd_status code, const char *what) {
   if (!strstr(err.message, what)) fail_msg("message '%s' lacks '%s'", err.message, what);
 }
 
+static void test_negation(void **state) {
+  (void)state;
+  /* if with a bound: then where it holds, else where it fails (and other types) */
+  const char *f =
+      "{\"if\":{\"exclusiveMaximum\":0},\"then\":{\"minimum\":-10},"
+      "\"else\":{\"type\":\"integer\"}}";
+  ACCEPT(f, "-1");
+  ACCEPT(f, "-10");
+  REJECT(f, "-100");
+  ACCEPT(f, "0");
+  ACCEPT(f, "3");
+  REJECT(f, "3.5");
+  ACCEPT(f, "\"x\""); /* not a number: "if" and "then" hold vacuously */
+  const char *g =
+      "{\"if\":{\"exclusiveMaximum\":0},\"then\":{\"minimum\":-10},"
+      "\"else\":{\"type\":\"string\"}}";
+  ACCEPT(g, "\"x\"");
+  REJECT(g, "1");
+  /* string length and required names */
+  const char *h =
+      "{\"if\":{\"type\":\"string\",\"maxLength\":2},\"then\":{\"minLength\":1},"
+      "\"else\":{\"type\":\"string\"}}";
+  ACCEPT(h, "\"ab\"");
+  REJECT(h, "\"\"");
+  ACCEPT(h, "\"bbb\""); /* too long for "if": else */
+  REJECT(h, "1");       /* not a string: else */
+  const char *r =
+      "{\"type\":\"object\",\"if\":{\"required\":[\"a\"]},\"then\":{\"required\":[\"b\"]}}";
+  ACCEPT(r, "{\"a\":1,\"b\":2}");
+  REJECT(r, "{\"a\":1}");
+  ACCEPT(r, "{\"c\":1}");
+  /* oneOf by negation */
+  const char *o = "{\"oneOf\":[{\"type\":\"number\",\"minimum\":0},{\"maximum\":5}]}";
+  ACCEPT(o, "6");
+  ACCEPT(o, "-1");
+  ACCEPT(o, "5.5");
+  REJECT(o, "3");
+  REJECT(o, "0");
+  REJECT(o, "5");
+  ACCEPT(o, "\"x\""); /* a string passes {"maximum": 5} only: exactly one */
+  /* integers against a bound would need non-integral numbers with bounds */
+  pdt_refused("{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", PD_ERR_UNSUPPORTED, "not");
+  const char *o3 =
+      "{\"type\":\"object\",\"oneOf\":[{\"required\":[\"a\",\"b\"]},"
+      "{\"required\":[\"a\",\"c\"]},{\"maxProperties\":1}]}";
+  ACCEPT(o3, "{\"a\":1,\"b\":2}");
+  ACCEPT(o3, "{\"a\":1,\"c\":2}");
+  ACCEPT(o3, "{\"x\":1}");
+  REJECT(o3, "{\"a\":1,\"b\":2,\"c\":3}");
+  REJECT(o3, "{\"x\":1,\"y\":2}");
+  ACCEPT(o3, "{}");
+  /* not integer: non-integral numbers (no exponent form: documented false negative) */
+  const char *ni = "{\"not\":{\"type\":\"integer\"}}";
+  ACCEPT(ni, "1.5");
+  ACCEPT(ni, "-0.001");
+  ACCEPT(ni, "\"x\"");
+  REJECT(ni, "1");
+  REJECT(ni, "1.0");
+  REJECT(ni, "1.50e1");
+  pdt_refused("{\"not\":{\"type\":\"integer\"},\"minimum\":1}", PD_ERR_UNSUPPORTED, "not");
+  /* conditions that cannot be negated stay loud */
+  pdt_refused("{\"if\":{\"pattern\":\"a\"},\"then\":false}", PD_ERR_UNSUPPORTED, "/if");
+  pdt_refused("{\"not\":{\"const\":\"a\"},\"maxLength\":3}", PD_ERR_UNSUPPORTED, "not");
+  /* string constants negate to "none of these strings" */
+  const char *ns = "{\"not\":{\"enum\":[\"a\",\"bc\"]}}";
+  REJECT(ns, "\"a\"");
+  REJECT(ns, "\"\\u0062c\""); /* escaped, still "bc" */
+  ACCEPT(ns, "\"b\"");
+  ACCEPT(ns, "\"bcd\"");
+  ACCEPT(ns, "\"\"");
+  ACCEPT(ns, "1");
+  const char *ce = "{\"enum\":[\"a\",\"b\"],\"not\":{\"const\":\"a\"}}";
+  REJECT(ce, "\"a\"");
+  ACCEPT(ce, "\"b\"");
+  /* properties negate to "present with a failing value" */
+  const char *np =
+      "{\"type\":\"object\",\"not\":{\"properties\":{\"foo\":{\"type\":\"string\","
+      "\"minLength\":2}}}}";
+  ACCEPT(np, "{\"foo\":1}");
+  ACCEPT(np, "{\"foo\":\"a\"}");
+  REJECT(np, "{\"foo\":\"ab\"}");
+  REJECT(np, "{}");
+  REJECT(np, "{\"bar\":1}");
+  /* $ref and allOf members: their failures add up */
+  const char *nr =
+      "{\"$defs\":{\"d\":{\"minimum\":3}},\"not\":{\"allOf\":[{\"$ref\":\"#/$defs/d\"},"
+      "{\"maximum\":5}]}}";
+  ACCEPT(nr, "2");
+  ACCEPT(nr, "6");
+  REJECT(nr, "3");
+  REJECT(nr, "5");
+  REJECT(nr, "\"x\"");
+  /* prefixItems negate to "long enough, and that element fails" */
+  const char *pi = "{\"type\":\"array\",\"not\":{\"prefixItems\":[true,{\"const\":\"b\"}]}}";
+  ACCEPT(pi, "[1,\"c\"]");
+  ACCEPT(pi, "[1,2,3]");
+  REJECT(pi, "[1,\"b\",3]");
+  REJECT(pi, "[1]");
+  REJECT(pi, "[]");
+  /* if's annotations count for unevaluatedProperties where it held */
+  const char *ue =
+      "{\"if\":{\"properties\":{\"foo\":{\"const\":\"then\"}},\"required\":[\"foo\"]},"
+      "\"then\":{\"properties\":{\"bar\":{\"type\":\"string\"}},\"required\":[\"bar\"]},"
+      "\"else\":{\"properties\":{\"baz\":{\"type\":\"string\"}},\"required\":[\"baz\"]},"
+      "\"unevaluatedProperties\":false}";
+  ACCEPT(ue, "{\"foo\":\"then\",\"bar\":\"x\"}");
+  REJECT(ue, "{\"foo\":\"then\",\"bar\":\"x\",\"baz\":\"y\"}");
+  ACCEPT(ue, "{\"baz\":\"y\"}");
+  REJECT(ue, "{\"foo\":\"else\",\"baz\":\"y\"}"); /* foo is not evaluated when "if" fails */
+  const char *nf = "{\"not\":{\"properties\":{\"x\":{\"type\":\"integer\"}}}}";
+  ACCEPT(nf, "{\"x\":1.5}");
+  ACCEPT(nf, "{\"x\":null}");
+  REJECT(nf, "{\"x\":2}");
+  REJECT(nf, "3");
+  pdt_refused("{\"not\":{\"enum\":[1,[2]]}}", PD_ERR_UNSUPPORTED, "/not");
+  /* const / enum of numbers and booleans negate exactly */
+  const char *c1 = "{\"if\":{\"const\":1},\"then\":false}";
+  REJECT(c1, "1");
+  REJECT(c1, "1.00");
+  ACCEPT(c1, "0.999");
+  ACCEPT(c1, "2");
+  ACCEPT(c1, "true");
+  ACCEPT(c1, "\"1\"");
+  const char *ne = "{\"not\":{\"enum\":[3,1,true,null,1]}}";
+  REJECT(ne, "1");
+  REJECT(ne, "3.0");
+  REJECT(ne, "true");
+  REJECT(ne, "null");
+  ACCEPT(ne, "2");
+  ACCEPT(ne, "-5");
+  ACCEPT(ne, "3.5");
+  ACCEPT(ne, "false");
+  ACCEPT(ne, "[1]");
+  const char *nb = "{\"not\":{\"type\":\"string\",\"maxLength\":2}}";
+  REJECT(nb, "\"ab\"");
+  ACCEPT(nb, "\"abc\"");
+  ACCEPT(nb, "7");
+  pdt_refused("{\"oneOf\":[{\"pattern\":\"a\"},{\"pattern\":\"b\"}]}", PD_ERR_UNSUPPORTED, "oneOf");
+}
+
+static void test_max_contains(void **state) {
+  (void)state;
+  const char *s = "{\"contains\":{\"const\":1},\"minContains\":2,\"maxContains\":3}";
+  REJECT(s, "[]");
+  REJECT(s, "[1]");
+  ACCEPT(s, "[1,1]");
+  ACCEPT(s, "[2,1,\"x\",1.0,1]");
+  REJECT(s, "[1,1,1,1]");
+  REJECT(s, "[1,2,1,1.00,1]");
+  ACCEPT(s, "{}"); /* not an array */
+  const char *z = "{\"contains\":{\"const\":1},\"minContains\":0,\"maxContains\":0}";
+  ACCEPT(z, "[]");
+  ACCEPT(z, "[2,3]");
+  REJECT(z, "[2,1]");
+  const char *b =
+      "{\"type\":\"array\",\"maxItems\":4,\"contains\":{\"type\":\"integer\",\"minimum\":5},"
+      "\"maxContains\":1}";
+  ACCEPT(b, "[5]");
+  ACCEPT(b, "[4,5.5,\"a\",6]");
+  REJECT(b, "[]"); /* minContains defaults to 1 */
+  REJECT(b, "[5,6]");
+  REJECT(b, "[1,2,3,4,5]");
+  const char *any = "{\"contains\":{},\"maxContains\":1}"; /* every element matches */
+  ACCEPT(any, "[[1]]");
+  REJECT(any, "[1,2]");
+  REJECT(any, "[]");
+  /* the contains schema must be negatable */
+  pdt_refused("{\"contains\":{\"pattern\":\"a\"},\"maxContains\":1}", PD_ERR_UNSUPPORTED,
+              "maxContains");
+  const char *str = "{\"contains\":{\"const\":\"a\"},\"maxContains\":1}";
+  ACCEPT(str, "[\"a\",\"b\"]");
+  REJECT(str, "[\"a\",\"\\u0061\"]");
+}
+
+static void test_multiple_of(void **state) {
+  (void)state;
+  /* several values: their least common multiple */
+  const char *m = "{\"allOf\":[{\"multipleOf\":4}],\"multipleOf\":6}";
+  ACCEPT(m, "12");
+  ACCEPT(m, "-24.0");
+  REJECT(m, "6");
+  REJECT(m, "8");
+  REJECT(m, "12.5");
+  const char *d = "{\"allOf\":[{\"multipleOf\":0.01}],\"multipleOf\":0.1}";
+  ACCEPT(d, "0.3");
+  REJECT(d, "0.31");
+  const char *k = "{\"allOf\":[{\"multipleOf\":0.5}],\"multipleOf\":3}"; /* 0.5: refused */
+  pdt_refused(k, PD_ERR_UNSUPPORTED, "multipleOf");
+  pdt_refused("{\"allOf\":[{\"multipleOf\":9973}],\"multipleOf\":9967}", PD_ERR_UNSUPPORTED,
+              "multipleOf");
+}
+
+static void test_unique_items(void **state) {
+  (void)state;
+  /* finite element sets: the set of values written is the state */
+  const char *e =
+      "{\"type\":\"array\",\"uniqueItems\":true,\"items\":{\"enum\":[\"a\",1,1.0,null]},"
+      "\"minItems\":1}";
+  ACCEPT(e, "[\"a\",1,null]");
+  ACCEPT(e, "[null,1.00]");
+  REJECT(e, "[1,1.0]"); /* equal values */
+  REJECT(e, "[\"a\",\"\\u0061\"]");
+  REJECT(e, "[]");
+  REJECT(e, "[2]");
+  const char *b =
+      "{\"prefixItems\":[{\"type\":\"boolean\"},{\"type\":\"boolean\"}],"
+      "\"uniqueItems\":true,\"items\":false}";
+  ACCEPT(b, "[true,false]");
+  ACCEPT(b, "[false]");
+  ACCEPT(b, "[]");
+  REJECT(b, "[true,true]");
+  REJECT(b, "[true,false,null]");
+  ACCEPT(b, "\"x\""); /* not an array */
+  pdt_refused("{\"uniqueItems\":true,\"items\":{\"type\":\"string\"}}", PD_ERR_UNSUPPORTED,
+              "uniqueItems");
+}
+
+static void test_dynamic_ref(void **state) {
+  (void)state;
+  /* one $dynamicAnchor of the name in the document: a plain $ref */
+  const char *one =
+      "{\"$defs\":{\"n\":{\"$dynamicAnchor\":\"items\",\"type\":\"string\"}},"
+      "\"type\":\"array\",\"items\":{\"$dynamicRef\":\"#items\"}}";
+  ACCEPT(one, "[\"a\"]");
+  REJECT(one, "[1]");
+  /* a $ref to a $dynamicAnchor is a $ref to an anchor */
+  ACCEPT("{\"$defs\":{\"n\":{\"$dynamicAnchor\":\"x\",\"minimum\":2}},\"$ref\":\"#x\"}", "3");
+  REJECT("{\"$defs\":{\"n\":{\"$dynamicAnchor\":\"x\",\"minimum\":2}},\"$ref\":\"#x\"}", "1");
+  /* several: the target depends on the dynamic scope */
+  pdt_refused(
+      "{\"$id\":\"https://e.x/root\",\"$dynamicAnchor\":\"t\",\"$defs\":{\"n\":{\"$id\":"
+      "\"n\",\"$dynamicAnchor\":\"t\",\"type\":\"string\"}},\"items\":{\"$dynamicRef\":"
+      "\"n#t\"}}",
+      PD_ERR_UNSUPPORTED, "$dynamicRef");
+}
+
 static void test_loud(void **state) {
   (void)state;
-  pdt_refused("{\"properties\":{\"a\":{\"type\":\"array\",\"contains\":{},\"maxContains\":1}}}",
-              PD_ERR_UNSUPPORTED, "/properties/a/maxContains");
-  pdt_refused("{\"oneOf\":[{\"type\":\"string\"},{\"minLength\":1}]}", PD_ERR_UNSUPPORTED, "oneOf");
+  pdt_refused("{\"enum\":[\"a\"],\"pattern\":\"a\"}", PD_ERR_UNSUPPORTED, "/pattern");
+  pdt_refused(
+      "{\"properties\":{\"a\":{\"type\":\"array\",\"contains\":{\"pattern\":\"a\"},"
+      "\"maxContains\":1}}}",
+      PD_ERR_UNSUPPORTED, "/properties/a/maxContains");
+  pdt_refused("{\"oneOf\":[{\"type\":\"string\"},{\"pattern\":\"a\"}]}", PD_ERR_UNSUPPORTED,
+              "oneOf");
+  /* exact by negation: strings of length 0, or non-strings */
+  ACCEPT("{\"oneOf\":[{\"type\":\"string\"},{\"minLength\":1}]}", "\"\"");
+  ACCEPT("{\"oneOf\":[{\"type\":\"string\"},{\"minLength\":1}]}", "1");
+  REJECT("{\"oneOf\":[{\"type\":\"string\"},{\"minLength\":1}]}", "\"a\"");
   pdt_refused("{\"type\":\"strnig\"}", PD_ERR_SEMANTIC, "type");
   pdt_refused("{\"$ref\":\"#/nowhere\"}", PD_ERR_SEMANTIC, "$ref");
   pdt_refused("{\"type\":", PD_ERR_SYNTAX, "JSON");
@@ -281,6 +682,20 @@ static void test_lenient(void **state) {
   pd_grammar_free(g);
   if (!pdt_accepts_o(s, &o, "[1,1]")) fail_msg("lenient drops uniqueItems");
   if (pdt_accepts_o(s, &o, "[\"x\"]")) fail_msg("lenient keeps items");
+  /* maxContains over a contains that cannot be negated: dropped, contains kept */
+  const char *mc = "{\"contains\":{\"pattern\":\"a\"},\"maxContains\":1}";
+  assert_int_equal(pd_grammar_compile_json_schema(mc, strlen(mc), NULL, &o, &g, NULL), PD_OK);
+  assert_string_equal(pd_grammar_relaxed(g), "maxContains at /maxContains\n");
+  pd_grammar_free(g);
+  if (!pdt_accepts_o(mc, &o, "[\"a\",\"ba\"]")) fail_msg("lenient drops maxContains");
+  if (pdt_accepts_o(mc, &o, "[\"b\"]")) fail_msg("lenient keeps contains");
+  /* non-integral numbers with a bound: the negation is dropped */
+  const char *ni = "{\"not\":{\"type\":\"integer\"},\"type\":\"number\",\"minimum\":1}";
+  assert_int_equal(pd_grammar_compile_json_schema(ni, strlen(ni), NULL, &o, &g, NULL), PD_OK);
+  assert_string_equal(pd_grammar_relaxed(g), "not at /minimum\n");
+  pd_grammar_free(g);
+  if (!pdt_accepts_o(ni, &o, "2")) fail_msg("lenient drops the negation");
+  if (pdt_accepts_o(ni, &o, "0.5")) fail_msg("lenient keeps the bound");
 }
 
 static void test_whitespace(void **state) {
@@ -381,6 +796,30 @@ static void test_alloc_failure(void **state) {
     }
     assert_int_equal(st, PD_ERR_NOMEM);
   }
+  /* the derived schemas, automata and counters of the newer keywords */
+  const char *s2 =
+      "{\"patternProperties\":{\"^a\":{\"type\":\"string\"},\"b\":{\"minimum\":1}},"
+      "\"properties\":{\"ab\":{},\"u\":{\"type\":\"array\",\"uniqueItems\":true,\"items\":"
+      "{\"enum\":[1,2]}},\"c\":{\"contains\":{\"const\":1},\"maxContains\":2}},"
+      "\"dependentSchemas\":{\"x\":{\"required\":[\"y\"]}},\"if\":{\"maxLength\":3},"
+      "\"then\":{\"const\":\"ab\"},\"else\":{\"not\":{\"enum\":[\"zzzz\",1,true]}},"
+      "\"oneOf\":[{\"minimum\":2},{\"maximum\":5},{\"properties\":{\"q\":{\"const\":3}}}],"
+      "\"unevaluatedProperties\":{\"multipleOf\":2}}";
+  for (long n = 1;; n++) {
+    pdt_alloc_reset(n);
+    pd_ir ir;
+    pd_ir_init(&ir, &pdt_allocator);
+    char *relaxed = NULL;
+    pd_status st = pd_schema_to_ir(s2, strlen(s2), false, &o, &ir, &relaxed, NULL);
+    pd__free(&pdt_allocator, relaxed);
+    pd_ir_free(&ir);
+    assert_int_equal(pdt_alloc.live, 0);
+    if (!pdt_alloc.failed) {
+      assert_int_equal(st, PD_OK);
+      break;
+    }
+    if (st != PD_ERR_NOMEM) fail_msg("allocation %ld: status %d", n, (int)st);
+  }
   for (long n = 1;; n++) {
     pdt_alloc_reset(n);
     pd_grammar *g = NULL;
@@ -403,6 +842,10 @@ int main(void) {
       cmocka_unit_test(test_loud),          cmocka_unit_test(test_lenient),
       cmocka_unit_test(test_whitespace),    cmocka_unit_test(test_integer_ranges),
       cmocka_unit_test(test_number_ranges), cmocka_unit_test(test_alloc_failure),
+      cmocka_unit_test(test_formats),       cmocka_unit_test(test_dependent_schemas),
+      cmocka_unit_test(test_negation),      cmocka_unit_test(test_max_contains),
+      cmocka_unit_test(test_dynamic_ref),   cmocka_unit_test(test_multiple_of),
+      cmocka_unit_test(test_unique_items),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
