@@ -1,14 +1,19 @@
 /* bitmask.cu - in-place bitmask apply on the GPU: disallowed logits -> -inf.
  *
- * One thread owns a 16-byte chunk of a row (4 fp32 or 8 fp16/bf16 logits), so a warp
- * touches 512 contiguous bytes. Its bits of the mask word decide: all allowed -> no
- * logits traffic at all; none allowed -> one 16-byte store of -inf without reading;
- * otherwise load, blend, store. Rows whose stride or base is not 16-byte aligned, and
- * the ragged end of a row, take the per-element path. */
+ * A warp owns a tile of PD_TILE_SEGS segments of 32 mask words (1024 tokens each): each
+ * lane loads one word per segment, all loads issued together so the mask read alone keeps
+ * the memory system busy. A segment whose words are all ones is skipped with no logits
+ * traffic. Otherwise each lane takes 16-byte chunks of the segment (a warp touches 512
+ * contiguous bytes per step) with its 4 or 8 bits fetched from the owning lane by a
+ * shuffle: none allowed -> one store of -inf without reading; some -> load, blend, store.
+ * Rows whose stride or base is not 16-byte aligned, and ragged chunks at the row end,
+ * take the per-element path. */
 #include "device.cuh"
 
+#define PD_TILE_SEGS 4u /* segments per warp: 512 bytes of mask in flight per warp */
+
 template <typename T>
-struct pd_vec;  /* the 16-byte chunk type and its element count */
+struct pd_vec; /* the 16-byte chunk type's element count */
 template <>
 struct pd_vec<uint32_t> {
   enum { N = 4 };
@@ -18,55 +23,80 @@ struct pd_vec<uint16_t> {
   enum { N = 8 };
 };
 
-/* bits [first, first + n) of the mask row as the low n bits; ids past it read as 0. */
-__device__ __forceinline__ uint32_t pd_chunk_bits(const uint32_t *mask, uint64_t n_words,
-                                                  uint64_t first, unsigned n) {
-  uint64_t w = first / 32;
-  uint32_t word = w < n_words ? __ldg(mask + w) : 0u;
-  return (word >> (first % 32)) & ((1u << n) - 1u);
-}
-
+/* One 32-word segment whose words (one per lane) are not all ones: 16-byte chunks. */
 template <typename T>
-__device__ __forceinline__ void pd_chunk_apply(T *x, uint32_t bits, T neg, bool vec) {
-  const unsigned n = pd_vec<T>::N;
+__device__ __forceinline__ void pd_apply_segment(T *row, uint64_t width, uint64_t seg0,
+                                                 uint32_t word, unsigned lane, T neg) {
+  const unsigned n = pd_vec<T>::N, cpw = 32 / n; /* chunks per mask word */
   const uint32_t full = (1u << n) - 1u;
-  if (bits == full) return;
-  if (vec) {
-    union {
-      uint4 v;
-      T e[pd_vec<T>::N];
-    } c;
-    if (bits) c.v = *(const uint4 *)x;
-    for (unsigned b = 0; b < n; b++)
-      if (!((bits >> b) & 1u)) c.e[b] = neg;
-    *(uint4 *)x = c.v;
-    return;
+  uint32_t bits[cpw];
+  uint4 v[cpw];
+#pragma unroll
+  for (unsigned i = 0; i < cpw; i++) {
+    unsigned c = lane + 32 * i; /* chunk of the segment */
+    uint32_t w = __shfl_sync(0xFFFFFFFFu, word, c / cpw);
+    bits[i] = (w >> ((c % cpw) * n)) & full;
   }
-  for (unsigned b = 0; b < n; b++)
-    if (!((bits >> b) & 1u)) x[b] = neg;
+#pragma unroll
+  for (unsigned i = 0; i < cpw; i++) { /* all loads first: several in flight per lane */
+    uint64_t first = seg0 + (uint64_t)(lane + 32 * i) * n;
+    if (bits[i] != 0 && bits[i] != full && first + n <= width)
+      v[i] = *(const uint4 *)(row + first);
+  }
+#pragma unroll
+  for (unsigned i = 0; i < cpw; i++) {
+    uint64_t first = seg0 + (uint64_t)(lane + 32 * i) * n;
+    if (bits[i] == full || first >= width) continue;
+    if (first + n <= width) {
+      union {
+        uint4 v;
+        T e[pd_vec<T>::N];
+      } c;
+      c.v = v[i];
+#pragma unroll
+      for (unsigned b = 0; b < n; b++)
+        if (!((bits[i] >> b) & 1u)) c.e[b] = neg;
+      *(uint4 *)(row + first) = c.v;
+    } else {
+      for (unsigned b = 0; first + b < width; b++)
+        if (!((bits[i] >> b) & 1u)) row[first + b] = neg;
+    }
+  }
 }
 
 template <typename T>
-__global__ void pd_apply_kernel(T *logits, uint64_t rows, uint64_t width, uint64_t stride,
-                                const uint32_t *bitmask, uint64_t n_words,
-                                const int32_t *indices, T neg, bool aligned) {
-  const unsigned n = pd_vec<T>::N;
-  uint64_t chunks = (width + n - 1) / n;
-  for (uint64_t r = blockIdx.y; r < rows; r += gridDim.y) {
+__global__ void __launch_bounds__(256) pd_apply_kernel(T *logits, uint64_t rows, uint64_t width,
+                                                       uint64_t stride, const uint32_t *bitmask,
+                                                       uint64_t n_words, const int32_t *indices,
+                                                       T neg, bool aligned, uint64_t tiles) {
+  const unsigned lane = threadIdx.x & 31;
+  const uint64_t warps = (uint64_t)gridDim.x * (blockDim.x / 32);
+  const uint64_t words = (width + 31) / 32; /* words covering the row */
+  for (uint64_t t = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; t < rows * tiles;
+       t += warps) {
+    uint64_t r = t / tiles, w0 = (t % tiles) * 32 * PD_TILE_SEGS;
     int64_t b = indices ? (int64_t)__ldg(indices + r) : (int64_t)r;
     if (b < 0) continue;
     const uint32_t *mask = bitmask + (uint64_t)b * n_words;
+    uint32_t word[PD_TILE_SEGS];
+#pragma unroll
+    for (unsigned s = 0; s < PD_TILE_SEGS; s++) { /* words past the row read as all ones */
+      uint64_t w = w0 + 32 * s + lane;
+      word[s] = w >= words ? 0xFFFFFFFFu : w < n_words ? __ldg(mask + w) : 0u;
+    }
     T *row = logits + r * stride;
-    for (uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; c < chunks;
-         c += (uint64_t)gridDim.x * blockDim.x) {
-      uint64_t first = c * n;
-      if (first + n <= width) {
-        pd_chunk_apply(row + first, pd_chunk_bits(mask, n_words, first, n), neg, aligned);
-      } else {
-        unsigned tail = (unsigned)(width - first);
-        uint32_t bits = pd_chunk_bits(mask, n_words, first, tail);
-        for (unsigned e = 0; e < tail; e++)
-          if (!((bits >> e) & 1u)) row[first + e] = neg;
+#pragma unroll
+    for (unsigned s = 0; s < PD_TILE_SEGS; s++) {
+      if (__all_sync(0xFFFFFFFFu, word[s] == 0xFFFFFFFFu)) continue;
+      uint64_t seg0 = (w0 + 32 * s) * 32;
+      if (aligned) {
+        pd_apply_segment<T>(row, width, seg0, word[s], lane, neg);
+        continue;
+      }
+      for (unsigned e = 0; e < 32; e++) { /* per element: lane e's word, token lane of it */
+        uint32_t w = __shfl_sync(0xFFFFFFFFu, word[s], e);
+        uint64_t j = seg0 + 32 * e + lane;
+        if (j < width && !((w >> lane) & 1u)) row[j] = neg;
       }
     }
   }
@@ -99,19 +129,19 @@ extern "C" pd_status pd_cuda_apply_bitmask(void *logits, pd_dtype dtype, size_t 
   if (!indices && bitmask_rows < rows)
     return pd__fail(err, PD_ERR_ARG, "cuda apply_bitmask: %zu rows but %zu bitmask rows", rows,
                     bitmask_rows);
-  size_t esize = dtype == PD_F32 ? 4 : 2, n = 16 / esize;
+  size_t esize = dtype == PD_F32 ? 4 : 2;
   bool aligned = ((uintptr_t)logits % 16 == 0) && (row_stride * esize) % 16 == 0;
-  size_t chunks = (width + n - 1) / n;
-  dim3 block(256);
-  dim3 grid((unsigned)((chunks + 255) / 256), (unsigned)(rows < 65535 ? rows : 65535));
+  uint64_t tiles = ((width + 31) / 32 + 32 * PD_TILE_SEGS - 1) / (32 * PD_TILE_SEGS);
+  uint64_t blocks = (rows * tiles + 7) / 8; /* 8 warps a block, one tile a warp */
+  unsigned grid = (unsigned)(blocks < (1u << 20) ? blocks : (1u << 20));
   cudaStream_t s = (cudaStream_t)stream;
   if (dtype == PD_F32)
-    pd_apply_kernel<uint32_t><<<grid, block, 0, s>>>((uint32_t *)logits, rows, width,
-                                                     row_stride, bitmask, n_words, indices,
-                                                     0xFF800000u, aligned);
+    pd_apply_kernel<uint32_t><<<grid, 256, 0, s>>>((uint32_t *)logits, rows, width, row_stride,
+                                                   bitmask, n_words, indices, 0xFF800000u,
+                                                   aligned, tiles);
   else
-    pd_apply_kernel<uint16_t><<<grid, block, 0, s>>>(
+    pd_apply_kernel<uint16_t><<<grid, 256, 0, s>>>(
         (uint16_t *)logits, rows, width, row_stride, bitmask, n_words, indices,
-        (uint16_t)(dtype == PD_F16 ? 0xFC00u : 0xFF80u), aligned);
+        (uint16_t)(dtype == PD_F16 ? 0xFC00u : 0xFF80u), aligned, tiles);
   return pd_cuda_check_launch("apply_bitmask", err);
 }

@@ -1,41 +1,109 @@
 /* verify.cu - the fused masked speculative verifier on the GPU, the twin of verify.c.
  *
- * Kernel 1 (one block per row g) reads the row's logits and bitmask once, 16 bytes per
- * thread and step: the argmax, the online softmax (running max m and sum S rescaled when
- * m grows), and the exponential race for the draw the row may need (the bonus, or p
- * without the draft for SAMPLE_POINT), with cuRAND's Philox at the positions pushdown.h
- * fixes. The race keys do not depend on m (sampling.h), so one pass is enough.
- * Kernel 2 (one block per request) walks the request's rows with those statistics,
- * accepts or rejects each draft, and for SAMPLE draws the replacement from
- * max(0, p - q), which needs the final S: one more pass over the rejected row only. */
-#include <curand_kernel.h>
-
+ * Four short launches, each spread over enough blocks to fill the GPU at any batch size:
+ *  1. stats: every row is cut into `splits` slices; a block reads its slice's logits and
+ *     mask once (16-byte loads, mask words one step ahead, 32-token groups without an
+ *     allowed id not read; fp16/bf16 maxima two at a time) and keeps the argmax and, when
+ *     sampling, the online softmax sum (exp2f: one MUFU op a token). Slices go to the
+ *     workspace.
+ *  2. walk: one warp per request merges its rows' slices in order, accepts or rejects each
+ *     draft as verify.c does, writes the accepted tokens, and leaves at most one draw per
+ *     request (the bonus, p without the rejected draft, or the residual max(0, p - q)),
+ *     seeded with the keys of the slices' argmax tokens.
+ *  3. race: the draw's row, again cut into slices, runs the exponential race with Philox
+ *     at the positions pushdown.h fixes. Blocks share the best key found so far (shared
+ *     memory, and the request's slot in global memory); a token whose bound cannot reach
+ *     it costs no Philox values, and one whose fp32 key cannot, no double logarithms.
+ *  4. finish: one block per request merges the race slices and appends the draw; rarely it
+ *     redraws alone over the whole row (empty residual: p without the draft; or a draw
+ *     from p whose winner fell below the starting threshold tau, see pd_job).
+ * Greedy needs only 1 and 2. Pruning only skips tokens whose key is provably below the
+ * final winner's, so the winner (largest key, lowest id on ties) is the CPU twin's. Row
+ * sums are added in another order than verify.c's (and with exp2f), as before: decisions
+ * agree up to that rounding, as pushdown.h says. */
 #include "device.cuh"
 extern "C" {
 #include "verify.h"
 }
 
-/* What kernel 1 learns about a row (the workspace holds one per row). */
-struct pd_row_stats {
-  float m;         /* largest clamped allowed logit; -inf = dead row */
-  float s;         /* sum of exp(z_j); 0 when not computed (greedy) */
-  float logw_x;    /* z of the row's draft token; -inf when none */
-  uint32_t argmax; /* lowest id reaching m */
-  uint32_t draw;   /* race winner over p (without the draft for SAMPLE_POINT) */
-  uint32_t pad[3];
+#define PD_VBLOCK 256 /* threads of the row kernels */
+#define PD_UNROLL 4   /* 16-byte chunks a thread has in flight in the stats pass */
+#ifndef PD_RACE_MINB
+#define PD_RACE_MINB 3 /* race blocks per SM the registers must allow */
+#endif
+
+/* What a stats block learns about its slice of a row. */
+struct pd_part1 {
+  float m;     /* largest clamped allowed logit; -inf = none */
+  uint32_t id; /* lowest id reaching m */
+  float s;     /* sum of exp((c - m) / T) over the slice; 0 in greedy */
+  uint32_t pad;
 };
 
-struct pd_row_ctx {
-  const void *row;
-  const uint32_t *mask; /* NULL = unconstrained */
-  uint64_t n_words, width;
-  float m, inv_t;
+enum { PD_JOB_NONE = 0, PD_JOB_P, PD_JOB_RESIDUAL };
+
+/* The draw a request still needs after the walk. */
+struct pd_job {
+  uint32_t kind;
+  uint32_t exclude;  /* a token left out of a draw from p; PD_NONE = none */
+  uint32_t accepted; /* drafts accepted: the draw goes to out position accepted */
+  uint32_t pad;
+  uint64_t g;         /* the row */
+  uint64_t draft_row; /* the row of draft_probs (residual) */
+  float m, s;         /* the row's statistics */
+  unsigned long long best; /* best race key so far, ordered bits (0 = none) */
+  double tau; /* a draw from p: LSE - 3, which the winner's key falls below with
+                 probability exp(-e^3) = 2e-9; pruning starts there and finish redraws
+                 without it when the winner is below (so the result stays exact) */
 };
 
-template <int DT>
-__device__ __forceinline__ float pd_row_c(const pd_row_ctx &c, uint64_t j) {
-  int allowed = pd_sampling_allowed(c.mask, c.n_words, j);
-  return pd_sampling_clamp(allowed ? pd_load<DT>(c.row, j) : 0.0f, allowed);
+struct pd_part2 {
+  double key;
+  uint32_t id;
+  uint32_t pad;
+};
+
+struct pd_verify_dev {
+  pd_verify_args a;
+  int greedy;
+  float inv_t;
+};
+
+/* Doubles as unsigned integers that order like the doubles (0 below every key). */
+__device__ __forceinline__ unsigned long long pd_key_bits(double k) {
+  unsigned long long b = (unsigned long long)__double_as_longlong(k);
+  return (b >> 63) ? ~b : b | 0x8000000000000000ull;
+}
+__device__ __forceinline__ double pd_bits_key(unsigned long long b) {
+  if (b == 0) return -INFINITY;
+  return __longlong_as_double((long long)((b >> 63) ? b & 0x7FFFFFFFFFFFFFFFull : ~b));
+}
+
+/* Philox4x32-10 block `blk` of subsequence sub: what curand_init / curand4 compute. */
+__device__ __forceinline__ uint4 pd_philox(uint64_t blk, uint64_t sub, uint64_t seed) {
+  uint32_t c0 = (uint32_t)blk, c1 = (uint32_t)(blk >> 32), c2 = (uint32_t)sub,
+           c3 = (uint32_t)(sub >> 32), k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+#pragma unroll
+  for (int i = 0; i < 10; i++) {
+    uint32_t lo0 = c0 * 0xD2511F53u, hi0 = __umulhi(c0, 0xD2511F53u);
+    uint32_t lo1 = c2 * 0xCD9E8D57u, hi1 = __umulhi(c2, 0xCD9E8D57u);
+    c0 = hi1 ^ c1 ^ k0;
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ k1;
+    c3 = lo0;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return make_uint4(c0, c1, c2, c3);
+}
+
+__device__ __forceinline__ uint32_t pd_u4_at(uint4 v, unsigned i) {
+  return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+/* Value v (counted from the start of subsequence sub) of the stream. */
+__device__ __forceinline__ uint32_t pd_philox_value(uint64_t seed, uint64_t sub, uint64_t v) {
+  return pd_u4_at(pd_philox(v >> 2, sub, seed), (unsigned)(v & 3));
 }
 
 /* Tokens per 16-byte chunk. */
@@ -44,235 +112,511 @@ struct pd_elems {
   enum { N = DT == PD_F32 ? 4 : 8 };
 };
 
-/* c_j of the chunk of tokens j0 .. j0 + N - 1 (j0 a multiple of N); -inf past width. */
+/* The mask bits of tokens j0.. (j0 % 32 + N <= 32) as the low bits; all ones without a
+ * mask, 0 past its words. */
+__device__ __forceinline__ uint32_t pd_bits_at(const uint32_t *mask, uint64_t n_words,
+                                               uint64_t j0) {
+  if (!mask) return 0xFFFFFFFFu;
+  uint64_t w = j0 / 32;
+  return w < n_words ? __ldg(mask + w) >> (j0 % 32) : 0u;
+}
+
+/* The raw logits of chunk j0.. (16-byte load when VEC and whole). */
 template <int DT, bool VEC>
-__device__ __forceinline__ void pd_load_chunk(const pd_row_ctx &c, uint64_t j0, float *x) {
+__device__ __forceinline__ uint4 pd_chunk_load(const void *row, uint64_t width, uint64_t j0) {
   const int n = pd_elems<DT>::N;
-  if (VEC && j0 + n <= c.width) {
-    uint4 v = __ldg((const uint4 *)c.row + j0 / n);
-    uint32_t w[4] = {v.x, v.y, v.z, v.w};
-    for (int e = 0; e < n; e++) {
-      if (DT == PD_F32) {
-        x[e] = __uint_as_float(w[e]);
-      } else {
-        unsigned short h = (unsigned short)(w[e >> 1] >> (16 * (e & 1)));
-        x[e] = DT == PD_BF16 ? __uint_as_float((uint32_t)h << 16)
-                             : __half2float(__ushort_as_half(h));
-      }
-    }
-  } else {
-    for (int e = 0; e < n; e++) x[e] = j0 + e < c.width ? pd_load<DT>(c.row, j0 + e) : 0.0f;
+  if (VEC && j0 + n <= width) return __ldg((const uint4 *)row + j0 / n);
+  uint32_t w[4] = {0, 0, 0, 0};
+  for (int e = 0; e < n && j0 + e < width; e++) {
+    uint32_t h = DT == PD_F32 ? __float_as_uint(__ldg((const float *)row + j0 + e))
+                              : (uint32_t)__ldg((const unsigned short *)row + j0 + e);
+    if (DT == PD_F32) w[e] = h;
+    else w[e >> 1] |= h << (16 * (e & 1));
   }
-  uint32_t bits = 0xFFFFFFFFu;
-  if (c.mask) {
-    uint64_t w = j0 / 32;
-    bits = w < c.n_words ? __ldg(c.mask + w) >> (j0 % 32) : 0u;
-  }
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+/* The chunk's N mask bits, ids past width (or past the mask's words) cleared. */
+template <int DT>
+__device__ __forceinline__ uint32_t pd_chunk_bits(const uint32_t *mask, uint64_t n_words,
+                                                  uint64_t width, uint64_t j0) {
+  const int n = pd_elems<DT>::N;
+  if (j0 >= width) return 0u;
+  uint32_t b = pd_bits_at(mask, n_words, j0) & ((1u << n) - 1u);
+  return j0 + n > width ? b & ((1u << (width - j0)) - 1u) : b;
+}
+
+/* pd_sampling_clamp without branches: fmaxf turns NaN into -inf, fminf +inf into FLT_MAX. */
+__device__ __forceinline__ float pd_clamp(float f, uint32_t allowed) {
+  return allowed ? fminf(fmaxf(f, -INFINITY), FLT_MAX) : -INFINITY;
+}
+
+/* Half e of a 16-bit pair as fp32. */
+template <int DT>
+__device__ __forceinline__ float pd_half(uint32_t w, int e) {
+  if (DT == PD_BF16) return __uint_as_float(e ? w & 0xFFFF0000u : w << 16);
+  return __half2float(__ushort_as_half((unsigned short)(e ? w >> 16 : w)));
+}
+
+/* c_j of the chunk's tokens (bits from pd_chunk_bits). */
+template <int DT>
+__device__ __forceinline__ void pd_chunk_c(uint4 v, uint32_t bits, float *x) {
+  const int n = pd_elems<DT>::N;
+  uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
   for (int e = 0; e < n; e++)
-    x[e] = pd_sampling_clamp(x[e], (int)((bits >> e) & 1u) && j0 + e < c.width);
+    x[e] = pd_clamp(DT == PD_F32 ? __uint_as_float(w[e]) : pd_half<DT>(w[e >> 1], e & 1),
+                    (bits >> e) & 1u);
 }
 
-/* Offers a group of 4 tokens j0.. (j0 % 4 == 0) to a thread's race; the Philox values
- * come from curand_init(seed, g, offset + 4 + j0) and curand4, as the CPU twin's do. */
-__device__ __forceinline__ void pd_race_group(const double *lw, uint64_t j0,
-                                              unsigned long long seed, uint64_t g,
-                                              unsigned long long offset, pd_best_d *best) {
-  bool live = false;
-  for (int i = 0; i < 4; i++)
-    live |= lw[i] != -INFINITY && (lw[i] + PD_RACE_BOUND >= best->v || best->id == PD_NONE);
-  if (!live) return;
-  curandStatePhilox4_32_10_t st;
-  curand_init(seed, g, offset + PD_RACE_BASE + j0, &st);
-  uint4 v4 = curand4(&st);
-  uint32_t v[4] = {v4.x, v4.y, v4.z, v4.w};
+/* max of two 16-bit pairs; a NaN loses to the other operand. */
+template <int DT>
+__device__ __forceinline__ uint32_t pd_hmax2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  if (DT == PD_BF16) asm("max.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  else asm("max.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+
+/* 16-bit chunk: disallowed and NaN halves become -inf, two at a time; returns the max
+ * as a clamped c (+inf -> FLT_MAX, which keeps the order: no fp16/bf16 value is FLT_MAX). */
+template <int DT>
+__device__ __forceinline__ float pd_chunk_pairs(uint4 v, uint32_t bits, uint32_t *w) {
+  const uint32_t neg = DT == PD_BF16 ? 0xFF80FF80u : 0xFC00FC00u;
+  w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+#pragma unroll
   for (int i = 0; i < 4; i++) {
-    if (lw[i] == -INFINITY || lw[i] + PD_RACE_BOUND < best->v) continue;
-    if (lw[i] + pd_sampling_gumbel_bound(v[i]) < best->v) continue;
-    pd_best_d cand = {pd_sampling_key(lw[i], v[i]), (uint32_t)(j0 + i)};
-    *best = pd_best_d_pick(*best, cand);
+    uint32_t lo = (uint32_t)((int32_t)(bits << (31 - 2 * i)) >> 31);
+    uint32_t hi = (uint32_t)((int32_t)(bits << (30 - 2 * i)) >> 31);
+    uint32_t m = (lo & 0xFFFFu) | (hi & 0xFFFF0000u);
+    w[i] = pd_hmax2<DT>((w[i] & m) | (neg & ~m), neg);
   }
+  uint32_t t = pd_hmax2<DT>(pd_hmax2<DT>(w[0], w[1]), pd_hmax2<DT>(w[2], w[3]));
+  return fminf(fmaxf(pd_half<DT>(t, 0), pd_half<DT>(t, 1)), FLT_MAX);
 }
 
-/* A thread's share of a row in kernel 1. */
-struct pd_acc {
-  pd_best mx;     /* running max and its lowest id */
-  float s;        /* sum of exp((c - mx.v) / T) */
-  pd_best_d race; /* best race key so far */
-};
-
-__device__ __forceinline__ void pd_acc_add(pd_acc *a, float c, uint32_t j, float inv_t,
-                                           bool sums) {
-  if (c == -INFINITY) return;
-  if (c > a->mx.v) {
-    if (sums) a->s = a->s * expf((a->mx.v - c) * inv_t) + 1.0f;
-    a->mx.v = c;
-    a->mx.id = j;
-  } else if (sums) {
-    a->s += expf((c - a->mx.v) * inv_t);
-  }
+/* Slices of a row: a multiple of 32 tokens (whole mask words and 16-byte chunks). */
+static unsigned pd_splits(size_t units, size_t target) {
+  size_t s = (target + units - 1) / units;
+  return (unsigned)(s < 1 ? 1 : s > 64 ? 64 : s);
 }
+static uint64_t pd_span(uint64_t width, unsigned splits) {
+  return ((width + splits - 1) / splits + 31) / 32 * 32;
+}
+#define PD_STATS_TARGET 1024 /* row slices in the stats pass: several waves of blocks */
+#define PD_RACE_TARGET 2048 /* race slices: smaller, as each token costs more there */
 
-struct pd_verify_dev {
-  pd_verify_args a;
-  int greedy;
-};
+/* ------------------------------------------------------------------ 1. stats */
 
-template <int DT, bool VEC>
-__global__ void __launch_bounds__(PD_BLOCK) pd_row_kernel(pd_verify_dev d, pd_row_stats *stats) {
+template <int DT, bool VEC, bool SUMS>
+__global__ void __launch_bounds__(PD_VBLOCK) pd_stats_kernel(pd_verify_dev d, unsigned splits,
+                                                             uint64_t span, pd_part1 *part) {
   __shared__ pd_best sbest[32];
-  __shared__ pd_best_d srace[32];
   __shared__ float ssum[32];
   const pd_verify_args &a = d.a;
   const int n = pd_elems<DT>::N;
-  uint64_t g = blockIdx.x, r = pd_find_request(a.draft_offsets, a.n, g);
-  uint64_t d0 = a.draft_offsets[r], k = a.draft_offsets[r + 1] - d0, i = g - d0 - r;
+  uint64_t g = blockIdx.x / splits, jb = (blockIdx.x % splits) * span;
+  uint64_t je = jb + span < a.width ? jb + span : a.width;
   size_t esize = DT == PD_F32 ? 4 : 2;
-  pd_row_ctx c = {(const char *)a.target_logits + g * a.width * esize,
-                  a.bitmask ? a.bitmask + g * a.n_words : NULL, a.bitmask ? a.n_words : 0,
-                  a.width, 0.0f, a.temperature >= FLT_MIN ? 1.0f / a.temperature : 0.0f};
-  uint64_t x = i < k ? a.draft_tokens[d0 + i] : PD_NONE;
-  bool sums = !d.greedy, race = sums && (i == k || a.mode == PD_VERIFY_SAMPLE_POINT);
-  uint64_t exclude = i < k ? x : PD_NONE;
-  pd_acc acc = {{-INFINITY, PD_NONE}, 0.0f, {-INFINITY, PD_NONE}};
-  for (uint64_t j0 = (uint64_t)threadIdx.x * n; j0 < c.width; j0 += (uint64_t)blockDim.x * n) {
-    float cv[pd_elems<DT>::N];
-    pd_load_chunk<DT, VEC>(c, j0, cv);
-    for (int e = 0; e < n; e++) pd_acc_add(&acc, cv[e], (uint32_t)(j0 + e), c.inv_t, sums);
-    if (!race) continue;
-    for (int h = 0; h < n; h += 4) {
-      double lw[4];
-      for (int e = 0; e < 4; e++)
-        lw[e] = j0 + h + e == exclude ? -INFINITY : pd_sampling_race_lw(cv[h + e], c.inv_t);
-      pd_race_group(lw, j0 + h, a.seed, g, a.offset, &acc.race);
+  const void *row = (const char *)a.target_logits + g * a.width * esize;
+  const uint32_t *mask = a.bitmask ? a.bitmask + g * a.n_words : NULL;
+  float inv_t = d.inv_t, l2t = inv_t * 1.44269504f; /* exp(z) = 2^(z log2 e) */
+  pd_best mx = {-INFINITY, PD_NONE};
+  float s = 0.0f;
+  uint64_t ce = (je + n - 1) / n, c0 = jb / n + threadIdx.x;
+  uint32_t bits[PD_UNROLL]; /* mask bits of the step: loaded one step ahead */
+#pragma unroll
+  for (int u = 0; u < PD_UNROLL; u++) {
+    uint64_t c = c0 + (uint64_t)u * PD_VBLOCK;
+    bits[u] = c < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, c * n) : 0u;
+  }
+  for (; c0 < ce; c0 += PD_UNROLL * PD_VBLOCK) {
+    uint4 raw[PD_UNROLL];
+#pragma unroll
+    for (int u = 0; u < PD_UNROLL; u++) /* no read where nothing is allowed */
+      raw[u] = bits[u] ? pd_chunk_load<DT, VEC>(row, a.width, (c0 + (uint64_t)u * PD_VBLOCK) * n)
+                       : make_uint4(0, 0, 0, 0);
+    uint32_t cur[PD_UNROLL];
+#pragma unroll
+    for (int u = 0; u < PD_UNROLL; u++) {
+      uint64_t c = c0 + (uint64_t)(u + PD_UNROLL) * PD_VBLOCK;
+      cur[u] = bits[u];
+      bits[u] = c < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, c * n) : 0u;
     }
-  }
-  pd_best mx = pd_block_best(acc.mx, sbest);
-  pd_row_stats out = {mx.v, 0.0f, -INFINITY, mx.id, PD_NONE, {0, 0, 0}};
-  if (sums && mx.id != PD_NONE) {
-    float mine = acc.mx.id == PD_NONE ? 0.0f : acc.s * expf((acc.mx.v - mx.v) * c.inv_t);
-    out.s = pd_block_sum(mine, ssum);
-    c.m = mx.v;
-    if (x < c.width) out.logw_x = pd_sampling_logw(pd_row_c<DT>(c, x), c.m, c.inv_t);
-  }
-  if (race && mx.id != PD_NONE) out.draw = pd_block_best_d(acc.race, srace).id;
-  if (threadIdx.x == 0) stats[g] = out;
-}
-
-/* The draws of kernel 2 (rare: one rejected row of a request), token by token: from
- * max(0, p - q) when q is given, else from p without token exclude. */
-template <int DT>
-__device__ pd_best_d pd_race_row(const pd_row_ctx &c, float s, const float *q, uint64_t exclude,
-                                 unsigned long long seed, uint64_t g,
-                                 unsigned long long offset) {
-  pd_best_d best = {-INFINITY, PD_NONE};
-  for (uint64_t j0 = (uint64_t)threadIdx.x * 4; j0 < c.width; j0 += (uint64_t)blockDim.x * 4) {
-    double lw[4];
-    for (int i = 0; i < 4; i++) {
-      uint64_t j = j0 + i;
-      float cj = j < c.width ? pd_row_c<DT>(c, j) : -INFINITY;
-      if (q) {
-        float p = expf(pd_sampling_logw(cj, c.m, c.inv_t)) / s;
-        float rr = j < c.width ? p - pd_sampling_q(q[j]) : 0.0f;
-        lw[i] = rr > 0.0f ? pd_sampling_log(rr) : -INFINITY;
+    float x[PD_UNROLL][pd_elems<DT>::N];
+    float old = mx.v;
+#pragma unroll
+    for (int u = 0; u < PD_UNROLL; u++) {
+      uint64_t j0 = (c0 + (uint64_t)u * PD_VBLOCK) * n;
+      float cm;
+      if (DT == PD_F32) {
+        pd_chunk_c<DT>(raw[u], cur[u], x[u]);
+        cm = fmaxf(fmaxf(x[u][0], x[u][1]), fmaxf(x[u][2], x[u][3]));
       } else {
-        lw[i] = j == exclude ? -INFINITY : pd_sampling_race_lw(cj, c.inv_t);
+        uint32_t w[4];
+        cm = pd_chunk_pairs<DT>(raw[u], cur[u], w);
+#pragma unroll
+        for (int e = 0; e < n; e++) x[u][e] = fminf(pd_half<DT>(w[e >> 1], e & 1), FLT_MAX);
+      }
+      if (cm > mx.v) { /* rare: a new maximum; its lowest id in the chunk */
+        uint32_t id = PD_NONE;
+#pragma unroll
+        for (int e = n - 1; e >= 0; e--)
+          if (x[u][e] == cm) id = (uint32_t)(j0 + e);
+        mx.v = cm, mx.id = id;
       }
     }
-    pd_race_group(lw, j0, seed, g, offset, &best);
+    if (!SUMS || mx.v == -INFINITY) continue;
+    if (mx.v > old) s *= exp2f((old - mx.v) * l2t); /* rescale once per step */
+#pragma unroll
+    for (int u = 0; u < PD_UNROLL; u++) /* exp2f: one MUFU op each; -inf adds 0 */
+#pragma unroll
+      for (int e = 0; e < n; e++) s += exp2f((x[u][e] - mx.v) * l2t);
   }
-  return best;
+  pd_best bm = pd_block_best(mx, sbest);
+  pd_part1 out = {bm.v, bm.id, 0.0f, 0};
+  if (SUMS && bm.id != PD_NONE)
+    out.s = pd_block_sum(mx.id == PD_NONE ? 0.0f : s * expf((mx.v - bm.v) * inv_t), ssum);
+  if (threadIdx.x == 0) part[blockIdx.x] = out;
 }
 
-/* Thread 0's walk over a request's rows: how many drafts pass, and what follows. */
-struct pd_walk {
-  uint32_t accepted;
-  uint32_t next;     /* correction / bonus, PD_NONE = none (yet) */
-  int residual_row;  /* SAMPLE: the rejected row needing the residual race, else -1 */
-};
+/* ------------------------------------------------------------------ 2. walk */
 
-__device__ pd_walk pd_walk_request(const pd_verify_dev &d, const pd_row_stats *stats,
-                                   uint64_t r) {
+/* One warp per request; every lane follows the same walk (lane 0's values decide). */
+template <int DT>
+__global__ void __launch_bounds__(128) pd_walk_kernel(pd_verify_dev d, unsigned splits,
+                                                      const pd_part1 *part, pd_job *jobs) {
   const pd_verify_args &a = d.a;
+  const unsigned full = 0xFFFFFFFFu, lane = threadIdx.x & 31;
+  uint64_t r = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (r >= a.n) return;
   uint64_t d0 = a.draft_offsets[r], k = a.draft_offsets[r + 1] - d0;
-  pd_walk w = {0, PD_NONE, -1};
+  size_t esize = DT == PD_F32 ? 4 : 2;
+  pd_job job = {PD_JOB_NONE, PD_NONE, 0, 0, 0, 0, 0.0f, 0.0f, 0ull};
+  uint32_t accepted = 0, next = PD_NONE;
   for (uint64_t i = 0; i <= k; i++) {
     uint64_t g = d0 + r + i;
-    pd_row_stats st = stats[g];
-    if (st.argmax == PD_NONE) return w; /* dead row */
+    const pd_part1 *p = part + g * splits;
+    pd_best mx = {-INFINITY, PD_NONE};
+    for (unsigned t = lane; t < splits; t += 32) mx = pd_best_pick(mx, {p[t].m, p[t].id});
+    for (int o = 16; o; o >>= 1) /* a total order: every lane ends with the same */
+      mx = pd_best_pick(mx, {__shfl_xor_sync(full, mx.v, o), __shfl_xor_sync(full, mx.id, o)});
+    if (mx.id == PD_NONE) break; /* dead row: nothing can be drawn */
+    float s = 0.0f;
+    if (!d.greedy) {
+      for (unsigned t = lane; t < splits; t += 32)
+        if (p[t].id != PD_NONE) s += p[t].s * expf((p[t].m - mx.v) * d.inv_t);
+      for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(full, s, o);
+      s = __shfl_sync(full, s, 0);
+    }
     if (i == k) {
-      w.next = d.greedy ? st.argmax : st.draw;
-      return w;
+      if (d.greedy) next = mx.id;
+      else job = {PD_JOB_P, PD_NONE, 0, 0, g, 0, mx.v, s, 0ull};
+      break;
     }
     uint32_t x = a.draft_tokens[d0 + i];
     bool ok;
     if (d.greedy) {
-      ok = x == st.argmax;
-    } else {
-      float q = 1.0f; /* a draft id past the width (unchecked on the device) is rejected */
+      ok = x == mx.id;
+    } else { /* a draft id past the width (unchecked on the device) is rejected */
+      float cx = -INFINITY, q = 1.0f;
+      if (x < a.width) {
+        const void *row = (const char *)a.target_logits + g * a.width * esize;
+        int al = pd_sampling_allowed(a.bitmask ? a.bitmask + g * a.n_words : NULL,
+                                     a.bitmask ? a.n_words : 0, x);
+        cx = pd_sampling_clamp(al ? pd_load<DT>(row, x) : 0.0f, al);
+      }
       if (a.mode == PD_VERIFY_SAMPLE) q = x < a.width ? a.draft_probs[(d0 + i) * a.width + x] : 0;
-      curandStatePhilox4_32_10_t rs;
-      curand_init(a.seed, g, a.offset, &rs);
-      float u = pd_philox_uniform(curand(&rs));
-      ok = u * pd_sampling_q(q) < expf(st.logw_x) / st.s;
+      float u = pd_philox_uniform(pd_philox_value(a.seed, g, a.offset));
+      ok = u * pd_sampling_q(q) < expf(pd_sampling_logw(cx, mx.v, d.inv_t)) / s;
     }
+    ok = __shfl_sync(full, ok, 0);
     if (ok) {
-      w.accepted++;
+      accepted++;
       continue;
     }
-    if (d.greedy) w.next = st.argmax;
-    else if (a.mode == PD_VERIFY_SAMPLE) w.residual_row = (int)i;
-    else w.next = st.draw;
-    return w;
+    if (d.greedy) next = mx.id;
+    else if (a.mode == PD_VERIFY_SAMPLE) job = {PD_JOB_RESIDUAL, x, 0, 0, g, d0 + i, mx.v, s, 0ull};
+    else job = {PD_JOB_P, x, 0, 0, g, 0, mx.v, s, 0ull};
+    break;
   }
-  return w;
+  job.tau = -INFINITY;
+  if (job.kind == PD_JOB_P) { /* the keys of a draw from p: Gumbel(LSE) distributed */
+    job.tau = pd_sampling_race_lw(job.m, d.inv_t) + (double)logf(job.s) - 3.0;
+    if (!(job.tau > -INFINITY && job.tau < INFINITY)) job.tau = -INFINITY;
+  }
+  if (job.kind != PD_JOB_NONE) { /* seed the race: the keys of the slices' argmax tokens */
+    const pd_part1 *p = part + job.g * splits;
+    bool resid = job.kind == PD_JOB_RESIDUAL;
+    double key = -INFINITY;
+    for (unsigned t = lane; t < splits; t += 32) {
+      uint32_t id = p[t].id;
+      if (id == PD_NONE || (!resid && id == job.exclude)) continue;
+      double lw = pd_sampling_race_lw(p[t].m, d.inv_t);
+      if (resid) {
+        float pr = expf(pd_sampling_logw(p[t].m, job.m, d.inv_t)) / job.s;
+        float rr = pr - pd_sampling_q(a.draft_probs[job.draft_row * a.width + id]);
+        if (!(rr > 0.0f)) continue;
+        lw = pd_sampling_log(rr);
+      }
+      uint32_t v = pd_philox_value(a.seed, job.g, a.offset + PD_RACE_BASE + id);
+      key = fmax(key, pd_sampling_key(lw, v));
+    }
+    for (int o = 16; o; o >>= 1) key = fmax(key, __shfl_xor_sync(full, key, o));
+    key = fmax(key, job.tau);
+    job.best = key == -INFINITY ? 0ull : pd_key_bits(key);
+  }
+  uint32_t *out = a.out_tokens + d0 + r;
+  for (uint32_t t = lane; t < accepted; t += 32) out[t] = a.draft_tokens[d0 + t];
+  if (lane != 0) return;
+  if (next != PD_NONE) out[accepted] = next;
+  a.out_counts[r] = accepted + (next != PD_NONE);
+  if (a.out_accepted) a.out_accepted[r] = accepted;
+  job.accepted = accepted;
+  jobs[r] = job;
 }
 
-template <int DT>
-__global__ void __launch_bounds__(PD_BLOCK) pd_decide_kernel(pd_verify_dev d,
-                                                             const pd_row_stats *stats) {
-  __shared__ pd_walk sw;
-  __shared__ pd_best_d srace[32];
-  const pd_verify_args &a = d.a;
-  uint64_t r = blockIdx.x, d0 = a.draft_offsets[r];
-  if (threadIdx.x == 0) sw = pd_walk_request(d, stats, r);
-  __syncthreads();
-  pd_walk w = sw;
-  if (w.residual_row >= 0) { /* the whole block draws the replacement */
-    uint64_t i = (uint64_t)w.residual_row, g = d0 + r + i;
-    size_t esize = DT == PD_F32 ? 4 : 2;
-    pd_row_stats st = stats[g];
-    pd_row_ctx c = {(const char *)a.target_logits + g * a.width * esize,
-                    a.bitmask ? a.bitmask + g * a.n_words : NULL, a.bitmask ? a.n_words : 0,
-                    a.width, st.m, a.temperature >= FLT_MIN ? 1.0f / a.temperature : 0.0f};
-    const float *q = a.draft_probs + (d0 + i) * a.width;
-    pd_best_d b = pd_block_best_d(pd_race_row<DT>(c, st.s, q, PD_NONE, a.seed, g, a.offset),
-                                  srace);
-    if (b.id == PD_NONE) /* empty residual: p without the draft */
-      b = pd_block_best_d(pd_race_row<DT>(c, st.s, NULL, a.draft_tokens[d0 + i], a.seed, g,
-                                          a.offset), srace);
-    w.next = b.id;
-  }
-  if (threadIdx.x != 0) return;
-  uint32_t *out = a.out_tokens + d0 + r, n_out = 0;
-  for (uint32_t i = 0; i < w.accepted; i++) out[n_out++] = a.draft_tokens[d0 + i];
-  if (w.next != PD_NONE) out[n_out++] = w.next;
-  a.out_counts[r] = n_out;
-  if (a.out_accepted) a.out_accepted[r] = w.accepted;
+/* ------------------------------------------------------------------ 3. race */
+
+__device__ __forceinline__ uint32_t pd_pick8(uint4 lo, uint4 hi, unsigned i) {
+  return i < 4 ? pd_u4_at(lo, i) : pd_u4_at(hi, i - 4);
 }
+
+template <int DT, bool VEC>
+__device__ __forceinline__ void pd_race_fetch(const void *row, const float *q, bool qvec,
+                                              uint64_t width, uint64_t j0, uint32_t bits,
+                                              uint4 *raw, float *qv) {
+  const int n = pd_elems<DT>::N;
+  *raw = bits ? pd_chunk_load<DT, VEC>(row, width, j0) : make_uint4(0, 0, 0, 0);
+  if (!q) return;
+  if (bits && qvec && j0 + n <= width) {
+#pragma unroll
+    for (int h = 0; h < n; h += 4) {
+      float4 f = __ldg((const float4 *)(q + j0 + h));
+      qv[h] = f.x, qv[h + 1] = f.y, qv[h + 2] = f.z, qv[h + 3] = f.w;
+    }
+  } else {
+#pragma unroll
+    for (int e = 0; e < n; e++) qv[e] = bits && j0 + e < width ? __ldg(q + j0 + e) : 0.0f;
+  }
+}
+
+/* Two Philox blocks side by side: independent chains, so they overlap in the pipeline. */
+__device__ __forceinline__ void pd_philox2(uint64_t blk, uint64_t sub, uint64_t seed, uint4 *o0,
+                                           uint4 *o1) {
+  uint64_t b1 = blk + 1;
+  uint32_t a0 = (uint32_t)blk, a1 = (uint32_t)(blk >> 32), b0_ = (uint32_t)b1,
+           b1_ = (uint32_t)(b1 >> 32), c2 = (uint32_t)sub, c3 = (uint32_t)(sub >> 32);
+  uint32_t a2 = c2, a3 = c3, d2 = c2, d3 = c3;
+  uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+#pragma unroll
+  for (int i = 0; i < 10; i++) {
+    uint32_t lo0 = a0 * 0xD2511F53u, hi0 = __umulhi(a0, 0xD2511F53u);
+    uint32_t lo1 = a2 * 0xCD9E8D57u, hi1 = __umulhi(a2, 0xCD9E8D57u);
+    uint32_t mo0 = b0_ * 0xD2511F53u, ni0 = __umulhi(b0_, 0xD2511F53u);
+    uint32_t mo1 = d2 * 0xCD9E8D57u, ni1 = __umulhi(d2, 0xCD9E8D57u);
+    a0 = hi1 ^ a1 ^ k0, a1 = lo1, a2 = hi0 ^ a3 ^ k1, a3 = lo0;
+    b0_ = ni1 ^ b1_ ^ k0, b1_ = mo1, d2 = ni0 ^ d3 ^ k1, d3 = mo0;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  *o0 = make_uint4(a0, a1, a2, a3);
+  *o1 = make_uint4(b0_, b1_, d2, d3);
+}
+
+/* One chunk of the race: its tokens' bounds, and for those that may win, their Philox
+ * values and keys. */
+template <int DT>
+__device__ __forceinline__ void pd_race_chunk(const pd_verify_dev &d, const pd_job &job,
+                                              bool resid, uint64_t j0, uint32_t cur, uint4 craw,
+                                              const float *cq, double &thr, float &thrf,
+                                              pd_best_d &best, unsigned long long *sthr) {
+  const pd_verify_args &a = d.a;
+  const int n = pd_elems<DT>::N;
+  if (!cur) return; /* nothing allowed: no weight, no residual */
+  float x[pd_elems<DT>::N], rr[pd_elems<DT>::N], ub[pd_elems<DT>::N];
+  pd_chunk_c<DT>(craw, cur, x);
+  bool live = false;
+#pragma unroll
+  for (int e = 0; e < n; e++) {
+    if (resid) { /* verify.c's residual, then a bound of its log */
+      float p = expf(pd_sampling_logw(x[e], job.m, d.inv_t)) / job.s;
+      rr[e] = p - pd_sampling_q(cq[e]);
+      ub[e] = !(rr[e] > 0.0f) ? -INFINITY
+              : rr[e] >= FLT_MIN ? __logf(rr[e]) + 0.01f /* __logf: error < 1e-4 */
+                                 : INFINITY;
+    } else {
+      ub[e] = x[e] == -INFINITY || j0 + e == job.exclude ? -INFINITY
+                                                        : __fmul_ru(x[e], d.inv_t);
+      rr[e] = 0.0f;
+    }
+    live |= ub[e] != -INFINITY && __fadd_ru(ub[e], PD_RACE_BOUND) >= thrf;
+  }
+  if (!live) return;
+  /* values offset + 4 + j of the chunk: Philox blocks b0, b0 + 1 (and b0 + 2 when the
+   * offset is not a multiple of 4 and the chunk has 8 tokens) */
+  uint64_t v0 = a.offset + PD_RACE_BASE + j0, b0 = v0 >> 2;
+  unsigned sh = (unsigned)(v0 & 3);
+  uint4 p0, p1, p2 = make_uint4(0, 0, 0, 0);
+  pd_philox2(b0, job.g, a.seed, &p0, &p1);
+  if (n == 8 && sh) p2 = pd_philox(b0 + 2, job.g, a.seed);
+#pragma unroll
+  for (int e = 0; e < n; e++) {
+    float u = ub[e];
+    if (u == -INFINITY || __fadd_ru(u, PD_RACE_BOUND) < thrf) continue;
+    unsigned k = sh + e;
+    uint32_t v = pd_u4_at(k < 4 ? p0 : k < 8 ? p1 : p2, k & 3);
+    float gb = pd_sampling_gumbel_bound(v);
+    if (__fadd_ru(u, gb) < thrf) continue;
+    /* the key in fp32 (logf: 1 ulp), with room for its rounding: most tokens that pass
+     * the bound stop here, before the double logarithms */
+    float kf = u - logf(-logf(pd_philox_uniform(v)));
+    if (__fadd_ru(kf, 1e-3f + fabsf(kf) * 1e-6f) < thrf) continue;
+    double lw = resid ? pd_sampling_log(rr[e]) : pd_sampling_race_lw(x[e], d.inv_t);
+    if (lw + gb < thr) continue;
+    pd_best_d cand = {pd_sampling_key(lw, v), (uint32_t)(j0 + e)};
+    pd_best_d nb = pd_best_d_pick(best, cand);
+    if (nb.id == best.id) continue;
+    best = nb;
+    if (best.v > thr) {
+      thr = best.v, thrf = __double2float_rd(thr);
+      atomicMax(sthr, pd_key_bits(thr));
+    }
+  }
+}
+
+/* The calling thread's best (key, id) over tokens [jb, je) of job's draw, with the block's
+ * best key in *sthr (ordered bits) and, when gbest is given, the request's in *gbest.
+ * Tokens are first judged in fp32 with bounds rounded the safe way (an upper bound of lw,
+ * a lower bound of the best key); only those that may still win get their exact lw and
+ * key in double, as verify.c computes them. Loads run one chunk ahead (the mask two). */
+template <int DT, bool VEC>
+__device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, uint64_t jb,
+                                   uint64_t je, unsigned long long *sthr,
+                                   unsigned long long *gbest) {
+  const pd_verify_args &a = d.a;
+  const int n = pd_elems<DT>::N;
+  size_t esize = DT == PD_F32 ? 4 : 2;
+  const void *row = (const char *)a.target_logits + job.g * a.width * esize;
+  const uint32_t *mask = a.bitmask ? a.bitmask + job.g * a.n_words : NULL;
+  bool resid = job.kind == PD_JOB_RESIDUAL;
+  const float *q = resid ? a.draft_probs + job.draft_row * a.width : NULL;
+  bool qvec = resid && (uintptr_t)q % 16 == 0;
+  pd_best_d best = {-INFINITY, PD_NONE};
+  double thr = -INFINITY; /* the winner's key is at least this (a token's key, or tau) */
+  float thrf = -INFINITY; /* thr rounded down */
+  const uint64_t step = blockDim.x;
+  uint64_t c = jb / n + threadIdx.x, ce = (je + n - 1) / n;
+  uint32_t bits = c < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, c * n) : 0u;
+  uint32_t bits2 =
+      c + step < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, (c + step) * n) : 0u;
+  uint4 raw;
+  float qv[pd_elems<DT>::N];
+  pd_race_fetch<DT, VEC>(row, q, qvec, a.width, c * n, bits, &raw, qv);
+  for (; c < ce; c += step) {
+    uint64_t j0 = c * n;
+    uint32_t cur = bits;
+    uint4 craw = raw;
+    float cq[pd_elems<DT>::N];
+#pragma unroll
+    for (int e = 0; e < n; e++) cq[e] = resid ? qv[e] : 0.0f;
+    bits = bits2; /* next chunk: its loads now, the mask of the one after */
+    pd_race_fetch<DT, VEC>(row, q, qvec, a.width, (c + step) * n, bits, &raw, qv);
+    bits2 = c + 2 * step < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, (c + 2 * step) * n)
+                              : 0u;
+    /* the request's best key from the other blocks: read now, used after this chunk, so
+     * thread 0 does not wait on it */
+    unsigned long long gv = gbest && threadIdx.x == 0 ? *(volatile unsigned long long *)gbest : 0;
+    double t = pd_bits_key(*(volatile unsigned long long *)sthr);
+    if (t > thr) thr = t, thrf = __double2float_rd(t);
+    pd_race_chunk<DT>(d, job, resid, j0, cur, craw, cq, thr, thrf, best, sthr);
+    if (gbest && threadIdx.x == 0) { /* trade best keys with the request's other blocks */
+      unsigned long long sv = *(volatile unsigned long long *)sthr;
+      if (sv > gv) atomicMax(gbest, sv);
+      else if (gv > sv) atomicMax(sthr, gv);
+    }
+  }
+  return best;
+}
+
+template <int DT, bool VEC>
+__global__ void __launch_bounds__(PD_VBLOCK, PD_RACE_MINB) pd_race_kernel(pd_verify_dev d, unsigned splits,
+                                                            uint64_t span, pd_job *jobs,
+                                                            pd_part2 *part) {
+  __shared__ unsigned long long sthr;
+  __shared__ pd_best_d sb[32];
+  uint64_t r = blockIdx.x / splits, jb = (blockIdx.x % splits) * span;
+  pd_job job = jobs[r];
+  if (job.kind == PD_JOB_NONE) return;
+  uint64_t je = jb + span < d.a.width ? jb + span : d.a.width;
+  if (threadIdx.x == 0) sthr = *(volatile unsigned long long *)&jobs[r].best;
+  __syncthreads();
+  pd_best_d b = pd_block_best_d(pd_race_slice<DT, VEC>(d, job, jb, je, &sthr, &jobs[r].best), sb);
+  if (threadIdx.x != 0) return;
+  part[blockIdx.x] = {b.v, b.id, 0};
+  if (b.id != PD_NONE) atomicMax(&jobs[r].best, pd_key_bits(b.v));
+}
+
+/* ------------------------------------------------------------------ 4. finish */
+
+template <int DT, bool VEC>
+__global__ void __launch_bounds__(PD_VBLOCK) pd_finish_kernel(pd_verify_dev d, unsigned splits,
+                                                              const pd_job *jobs,
+                                                              const pd_part2 *part) {
+  __shared__ unsigned long long sthr;
+  __shared__ pd_best_d sb[32];
+  const pd_verify_args &a = d.a;
+  uint64_t r = blockIdx.x;
+  pd_job job = jobs[r];
+  if (job.kind == PD_JOB_NONE) return;
+  pd_best_d b = {-INFINITY, PD_NONE};
+  for (unsigned t = threadIdx.x; t < splits; t += blockDim.x)
+    b = pd_best_d_pick(b, {part[r * splits + t].key, part[r * splits + t].id});
+  b = pd_block_best_d(b, sb);
+  bool redo = job.kind == PD_JOB_P ? b.id == PD_NONE || b.v < job.tau /* tau missed */
+                                    : b.id == PD_NONE; /* empty residual: p without x */
+  if (redo) { /* one block over the whole row, no threshold: rare */
+    if (threadIdx.x == 0) sthr = 0;
+    __syncthreads();
+    job.kind = PD_JOB_P;
+    b = pd_block_best_d(pd_race_slice<DT, VEC>(d, job, 0, a.width, &sthr, NULL), sb);
+  }
+  if (threadIdx.x != 0 || b.id == PD_NONE) return;
+  a.out_tokens[a.draft_offsets[r] + r + job.accepted] = b.id;
+  a.out_counts[r] = job.accepted + 1;
+}
+
+/* ------------------------------------------------------------------ host */
 
 extern "C" size_t pd_cuda_verify_workspace(size_t n_rows) {
-  return n_rows * sizeof(pd_row_stats);
+  return n_rows * sizeof(pd_job) + (n_rows + PD_STATS_TARGET) * sizeof(pd_part1) +
+         (n_rows + PD_RACE_TARGET) * sizeof(pd_part2);
+}
+
+template <int DT, bool VEC>
+static void pd_verify_launch2(const pd_verify_dev &d, size_t n_rows, char *ws, cudaStream_t s) {
+  pd_job *jobs = (pd_job *)ws;
+  pd_part1 *p1 = (pd_part1 *)(ws + n_rows * sizeof(pd_job));
+  pd_part2 *p2 = (pd_part2 *)(p1 + n_rows + PD_STATS_TARGET);
+  unsigned s1 = pd_splits(n_rows, PD_STATS_TARGET), s2 = pd_splits(d.a.n, PD_RACE_TARGET);
+  unsigned b1 = (unsigned)(n_rows * s1), n = (unsigned)d.a.n;
+  if (d.greedy)
+    pd_stats_kernel<DT, VEC, false><<<b1, PD_VBLOCK, 0, s>>>(d, s1, pd_span(d.a.width, s1), p1);
+  else
+    pd_stats_kernel<DT, VEC, true><<<b1, PD_VBLOCK, 0, s>>>(d, s1, pd_span(d.a.width, s1), p1);
+  pd_walk_kernel<DT><<<(n + 3) / 4, 128, 0, s>>>(d, s1, p1, jobs);
+  if (d.greedy) return;
+  pd_race_kernel<DT, VEC><<<n * s2, PD_VBLOCK, 0, s>>>(d, s2, pd_span(d.a.width, s2), jobs, p2);
+  pd_finish_kernel<DT, VEC><<<n, PD_VBLOCK, 0, s>>>(d, s2, jobs, p2);
 }
 
 /* 16-byte loads when every row starts on a 16-byte boundary. */
 template <int DT>
-static void pd_verify_launch(const pd_verify_dev &d, size_t n_rows, pd_row_stats *stats,
-                             cudaStream_t s) {
+static void pd_verify_launch(const pd_verify_dev &d, size_t n_rows, char *ws, cudaStream_t s) {
   size_t esize = DT == PD_F32 ? 4 : 2;
   bool vec = (uintptr_t)d.a.target_logits % 16 == 0 && (d.a.width * esize) % 16 == 0;
-  if (vec) pd_row_kernel<DT, true><<<(unsigned)n_rows, PD_BLOCK, 0, s>>>(d, stats);
-  else pd_row_kernel<DT, false><<<(unsigned)n_rows, PD_BLOCK, 0, s>>>(d, stats);
-  pd_decide_kernel<DT><<<(unsigned)d.a.n, PD_BLOCK, 0, s>>>(d, stats);
+  if (vec) pd_verify_launch2<DT, true>(d, n_rows, ws, s);
+  else pd_verify_launch2<DT, false>(d, n_rows, ws, s);
 }
 
 extern "C" pd_status pd_cuda_verify(const pd_verify_args *a, size_t n_rows, void *workspace,
@@ -280,16 +624,17 @@ extern "C" pd_status pd_cuda_verify(const pd_verify_args *a, size_t n_rows, void
   pd_status st = pd_kernels_check_verify(a, err);
   if (st != PD_OK) return st;
   if ((st = pd_cuda_require(err)) != PD_OK || a->n == 0) return st;
-  if (n_rows < a->n || n_rows > 0x7FFFFFFFu || a->n > 0x7FFFFFFFu)
+  if (n_rows < a->n || n_rows > 0x7FFFFFFFu - PD_STATS_TARGET || a->n > 0x7FFFFFFFu)
     return pd__fail(err, PD_ERR_ARG, "cuda verify: %zu rows for %zu requests", n_rows, a->n);
   if (!workspace || workspace_bytes < pd_cuda_verify_workspace(n_rows))
     return pd__fail(err, PD_ERR_ARG, "cuda verify: workspace needs %zu bytes",
                     pd_cuda_verify_workspace(n_rows));
-  pd_verify_dev d = {*a, a->mode == PD_VERIFY_GREEDY || a->temperature < FLT_MIN};
-  pd_row_stats *stats = (pd_row_stats *)workspace;
+  int greedy = a->mode == PD_VERIFY_GREEDY || a->temperature < FLT_MIN;
+  pd_verify_dev d = {*a, greedy, a->temperature >= FLT_MIN ? 1.0f / a->temperature : 0.0f};
+  char *ws = (char *)workspace;
   cudaStream_t s = (cudaStream_t)stream;
-  if (a->dtype == PD_F32) pd_verify_launch<PD_F32>(d, n_rows, stats, s);
-  else if (a->dtype == PD_F16) pd_verify_launch<PD_F16>(d, n_rows, stats, s);
-  else pd_verify_launch<PD_BF16>(d, n_rows, stats, s);
+  if (a->dtype == PD_F32) pd_verify_launch<PD_F32>(d, n_rows, ws, s);
+  else if (a->dtype == PD_F16) pd_verify_launch<PD_F16>(d, n_rows, ws, s);
+  else pd_verify_launch<PD_BF16>(d, n_rows, ws, s);
   return pd_cuda_check_launch("verify", err);
 }
