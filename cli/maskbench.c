@@ -1,6 +1,7 @@
 /* maskbench.c - `pushdown maskbench`: the MaskBench method over a folder of schemas.
  *
  *   pushdown maskbench DIR --tokenizer tokenizer.json [--grammar FILE] [--json] [--cpu-time]
+ *                          [--verbose]
  *
  * For each schema file under DIR (sorted): compile and fill the first mask
  * (TTFM); then for each of its test instances (DIR/instances.jsonl, field
@@ -10,7 +11,8 @@
  * Single-threaded. Times are wall-clock, or with --cpu-time the thread's CPU
  * time (steadier on a loaded machine: preemption is not counted). The bench
  * also checks every timed mask against the token it was asked about (bit set
- * iff accepted) and reports disagreements on stderr. */
+ * iff accepted) and reports disagreements on stderr. --verbose prints one line
+ * per schema file on stderr (compile status, TTFM, tokens, slowest mask, wall time). */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -37,7 +39,7 @@ typedef struct pd__mb_samples {
 
 typedef struct pd__mb {
   const char *dir, *tokenizer, *grammar_path;
-  bool json, cpu_time;
+  bool json, cpu_time, verbose;
   char *grammar; /* --grammar text */
   size_t grammar_len;
   char *prefix; /* "SUB/" when DIR is a subfolder of the instances' folder */
@@ -270,9 +272,21 @@ static void pd__mb_verdict(pd__mb *b, const pd__mb_inst *in, bool accepted) {
     b->invalidation_errors++;
 }
 
+/* --verbose: one line per file on stderr, to find the slow or failing ones. */
+static void pd__mb_verbose(const pd__mb *b, const char *rel, pd_status st, double t0, double t1,
+                           size_t tbm0, size_t tok0) {
+  double worst = 0;
+  for (size_t i = tbm0; i < b->tbm.n; i++)
+    if (b->tbm.v[i] > worst) worst = b->tbm.v[i];
+  fprintf(stderr, "%s: %s ttfm %.1f us, %zu tokens, slowest mask %.1f us, %.1f ms in all\n", rel,
+          pd_status_str(st), (t1 - t0) / 1e3, b->tokens - tok0, worst,
+          (pd__mb_now(b) - t0) / 1e6);
+}
+
 /* Compile (TTFM = compile + matcher + first mask), then every instance. */
 static int pd__mb_file(pd__mb *b, const char *rel) {
   b->schemas++;
+  size_t tbm0 = b->tbm.n, tok0 = b->tokens;
   pd_grammar *g = NULL;
   pd_matcher *m = NULL;
   double t0 = pd__mb_now(b);
@@ -295,6 +309,7 @@ static int pd__mb_file(pd__mb *b, const char *rel) {
   }
   pd_matcher_free(m);
   pd_grammar_free(g);
+  if (b->verbose) pd__mb_verbose(b, rel, st, t0, t1, tbm0, tok0);
   if (st == PD_ERR_NOMEM) return pd_cli_usage("maskbench: out of memory");
   if (st != PD_OK && g) return pd_cli_usage("maskbench: %s: %s", rel, pd_status_str(st));
   return 0;
@@ -360,6 +375,8 @@ static int pd__mb_args(pd__mb *b, int argc, char **argv) {
       b->json = true;
     } else if (!strcmp(o, "--cpu-time")) {
       b->cpu_time = true;
+    } else if (!strcmp(o, "--verbose")) {
+      b->verbose = true;
     } else if (!strcmp(o, "--tokenizer") || !strcmp(o, "--grammar")) {
       if (i + 1 >= argc) return pd_cli_usage("maskbench: %s needs a value", o);
       *(o[2] == 't' ? &b->tokenizer : &b->grammar_path) = argv[++i];
