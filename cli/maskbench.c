@@ -270,6 +270,9 @@ static void pd__mb_verdict(pd__mb *b, const pd__mb_inst *in, bool accepted) {
     b->validation_errors++;
   else
     b->invalidation_errors++;
+  if (b->verbose && accepted != in->valid)
+    fprintf(stderr, "%s test %ld: %s\n", in->file,
+            in->test, in->valid ? "valid instance rejected" : "invalid instance accepted");
 }
 
 /* --verbose: one line per file on stderr, to find the slow or failing ones. */

@@ -6,7 +6,11 @@
  * Each round gives every state the signature
  *   [class(s), then per edge: kind, lo, hi, neg, arg, class(to)]
  * and numbers distinct signatures in order of first appearance (so the start
- * state keeps class 0); it stops when the number of classes stops growing. */
+ * state keeps class 0); it stops when the number of classes stops growing.
+ * Moore needs as many rounds as the longest chain of states told apart only
+ * far ahead (x{0,63}: 63 rounds over the whole rule), so the first partition
+ * is already split by the longest path to a final state, which equivalent
+ * states share. */
 #include <string.h>
 
 #include "base/error.h"
@@ -22,6 +26,51 @@ typedef struct pd__min {
   uint32_t *table;        /* open addressing: state + 1 of a class representative */
   size_t table_cap;
 } pd__min;
+
+#define PD__CYCLIC UINT32_MAX /* a cycle is in reach: no longest path */
+
+/* d[i] = the most edges on a path from state i to a final state, or
+ * PD__CYCLIC (an iterative depth-first search; a state that reaches a state
+ * still on the search stack, or a cyclic one, is cyclic). */
+static bool pd__longest(pd__min *m, uint32_t *d) {
+  uint32_t *stack = pd__malloc(m->a, 2 * (size_t)m->n * sizeof *stack);
+  uint8_t *color = pd__calloc(m->a, m->n, 1); /* 0 new, 1 on the stack, 2 done */
+  bool ok = stack && color;
+  for (uint32_t root = 0; ok && root < m->n; root++) {
+    if (color[root]) continue;
+    size_t sp = 0;
+    stack[sp++] = root, stack[sp++] = 0;
+    color[root] = 1;
+    d[root] = 0;
+    while (sp) {
+      uint32_t i = stack[sp - 2], k = stack[sp - 1];
+      const pd_pda_state *st = &m->b->states.data[m->start + i];
+      if (k < st->n_byte + st->n_call + st->n_token) {
+        stack[sp - 1]++;
+        uint32_t t = m->b->edges.data[st->edges + k].to - m->start;
+        if (color[t] == 0) {
+          color[t] = 1, d[t] = 0;
+          stack[sp++] = t, stack[sp++] = 0;
+        } else if (color[t] == 1 || d[t] == PD__CYCLIC) {
+          d[i] = PD__CYCLIC;
+        } else if (d[i] != PD__CYCLIC && d[t] + 1 > d[i]) {
+          d[i] = d[t] + 1;
+        }
+        continue;
+      }
+      color[i] = 2; /* done: hand the result to the parent */
+      sp -= 2;
+      if (sp) {
+        uint32_t p = stack[sp - 2];
+        if (d[i] == PD__CYCLIC) d[p] = PD__CYCLIC;
+        else if (d[p] != PD__CYCLIC && d[i] + 1 > d[p]) d[p] = d[i] + 1;
+      }
+    }
+  }
+  pd__free(m->a, stack);
+  pd__free(m->a, color);
+  return ok;
+}
 
 static uint32_t pd__sig_hash(const uint32_t *s, uint32_t n) {
   uint32_t h = 2166136261u;
@@ -139,8 +188,12 @@ pd_status pd_pda_minimize(pd_pda_builder *b, uint32_t rule, pd_error *err) {
   m.sig_at = pd__malloc(m.a, (m.n + 1) * sizeof *m.sig_at);
   m.table = pd__malloc(m.a, m.table_cap * sizeof *m.table);
   bool ok = m.cls && m.next && m.sig_at && m.table;
-  for (uint32_t i = 0; ok && i < m.n; i++)
-    m.cls[i] = b->states.data[m.start + i].flags & PD_STATE_FINAL;
+  /* first partition: final or not, and the longest path to a final state */
+  if (ok) ok = pd__longest(&m, m.next);
+  for (uint32_t i = 0; ok && i < m.n; i++) {
+    uint32_t d = m.next[i];
+    m.cls[i] = (b->states.data[m.start + i].flags & PD_STATE_FINAL) | (d == PD__CYCLIC ? 0 : 2 + 2 * d);
+  }
   for (uint32_t classes = 0, prev = UINT32_MAX; ok && classes != prev;) {
     prev = classes;
     ok = pd__signatures(&m);

@@ -111,13 +111,21 @@ static pd_status pd__repeat(pd_nfa *n, const pd_ir *w, const pd_ir_node *nd, uin
     *out = loop;
     return PD_OK;
   }
-  for (uint32_t i = nd->off; i < nd->n; i++) {
-    if ((s = pd__build(n, w, nd->a, cur, &e, depth + 1, err))) return s;
-    uint32_t o = pd__state(n);
-    if (!pd__eps(n, cur, o) || !pd__eps(n, e, o)) return pd__nomem(err);
-    cur = o;
+  if (nd->off == nd->n) {
+    *out = cur;
+    return PD_OK;
   }
-  *out = cur;
+  /* every optional copy may stop straight to one exit, so the subset of the
+   * determinized automaton after j copies stays small (not j exits deep) */
+  uint32_t exit = pd__state(n);
+  for (uint32_t i = nd->off; i < nd->n; i++) {
+    if (!pd__eps(n, cur, exit)) return pd__nomem(err);
+    if ((s = pd__build(n, w, nd->a, cur, &e, depth + 1, err))) return s;
+    if (e == cur) break; /* x matched the empty string only: no further copies */
+    cur = e;
+  }
+  if (!pd__eps(n, cur, exit)) return pd__nomem(err);
+  *out = exit;
   return PD_OK;
 }
 

@@ -46,7 +46,24 @@
  *   x{0,n}    = Q_K | P_K x{0, n - 2^K}   with 2^K <= n < 2^(K+1)
  *   x{m,n}    = x{m} x{0, n-m};   x{m,} = x{m} x*
  * Each decomposition is unique in the number of copies, so the chain adds no
- * ambiguity of its own. Bounds above options.max_repeat (default 100,000) are
+ * ambiguity of its own.
+ *
+ * A light x (no repetition inside; PD_PDA_BLOCK copies weigh at most
+ * PD_PDA_BLOCK_BUDGET: a string character, a class) repeats up to PD_PDA_BLOCK times inline; past that the
+ * chain runs over blocks of B = PD_PDA_BLOCK copies (helper rule x{B}) and the
+ * last, partial block stays inline in the caller. With m = km B + tm and
+ * n = kn B + tn:
+ *   x{m,n} = X{km} x{tm,B-1} | X{km+1} X{0,kn-km-2} x{0,B-1} | X{kn} x{0,tn}
+ * (X = the block; the middle term when kn - km >= 2, one term when km = kn),
+ * and the same again behind a helper x{B/2} for the lengths >= B/2. Why: a
+ * mask is cheap where some live item can take a token whole inside its own
+ * rule; in the plain chain the innermost rule is one x, so every longer token
+ * is context-dependent and checked against the parser (hundreds of ms inside a
+ * maxLength 32767 string). With two phases half a block apart, some item
+ * always has B/2 copies of room, and the tokens that close the string meet the
+ * partial block in the caller's own automaton. The union is ambiguous (a
+ * length >= B/2 has a parse in each phase), which the Earley matcher takes in
+ * its stride. Bounds above options.max_repeat (default 100,000) are
  * refused with PD_ERR_LIMIT.
  */
 #ifndef PD_PDA_PDA_H
@@ -60,6 +77,8 @@
 
 #define PD_PDA_INLINE_COPIES 16  /* at most this many inline copies of a repeated x */
 #define PD_PDA_INLINE_BUDGET 256 /* copies * weight(x) at most this for inline copies */
+#define PD_PDA_BLOCK 32          /* copies of a light x per block of a long repetition */
+#define PD_PDA_BLOCK_BUDGET 8192 /* PD_PDA_BLOCK * weight(x) at most this for blocks */
 #define PD_PDA_INLINE_RULE 1024  /* a non-recursive rule this light is copied into callers */
 #define PD_PDA_MAX_NESTING 2048  /* IR expression nesting depth, else PD_ERR_LIMIT */
 

@@ -95,6 +95,60 @@ static uint32_t pd__upto(pd__chain *c, uint32_t n) {
   return pd_ir_alt2(c->w, pd__q_node(c, k), big);
 }
 
+/* Whether x holds no repetition of its own: block copies of a nested
+ * repetition multiply (x{0,100}){0,100} into automata too big to determinize. */
+static bool pd__flat(const pd_ir *w, uint32_t node, int depth) {
+  const pd_ir_node *nd = pd_ir_at(w, node);
+  if (depth > 64 || nd->kind == PD_IR_REPEAT) return false;
+  if (nd->kind != PD_IR_SEQ && nd->kind != PD_IR_ALT) return true;
+  for (uint32_t i = 0; i < nd->n; i++)
+    if (!pd__flat(w, w->kids.data[nd->off + i], depth + 1)) return false;
+  return true;
+}
+
+/* x{m,n} (n finite) over the block rule c->p[0] = x{B}: whole blocks by the
+ * chain, the partial block inline in the caller (pda.h). */
+static uint32_t pd__blocks(pd__chain *c, uint32_t x, uint32_t m, uint32_t n) {
+  const uint32_t B = PD_PDA_BLOCK;
+  uint32_t km = m / B, tm = m % B, kn = n / B, tn = n % B;
+  pd_ir *w = c->w;
+  if (km == kn) return pd_ir_seq2(w, pd__exact(c, km), pd_ir_repeat(w, x, tm, tn));
+  uint32_t alts[3], k = 0;
+  alts[k++] = pd_ir_seq2(w, pd__exact(c, km), pd_ir_repeat(w, x, tm, B - 1));
+  if (kn - km >= 2) {
+    uint32_t mid[3] = {pd__exact(c, km + 1), pd__upto(c, kn - km - 2),
+                       pd_ir_repeat(w, x, 0, B - 1)};
+    alts[k++] = pd_ir_seq(w, mid, 3);
+  }
+  alts[k++] = pd_ir_seq2(w, pd__exact(c, kn), pd_ir_repeat(w, x, 0, tn));
+  return pd_ir_alt(w, alts, k);
+}
+
+/* A fresh helper rule with body x{count} (expanded inline in it). */
+static uint32_t pd__copies_rule(pd_ir *w, uint32_t x, uint32_t count) {
+  uint32_t r = pd_ir_rule_fresh(w, "blk");
+  if (r != PD_IR_NONE) pd_ir_rule_define(w, r, pd_ir_repeat(w, x, count, count));
+  return r;
+}
+
+/* x{m,n} for a light x and a large n: blocks in two phases (pda.h). */
+static uint32_t pd__lower_blocks(pd_ir *w, uint32_t x, uint32_t m, uint32_t n) {
+  const uint32_t H = PD_PDA_BLOCK / 2;
+  pd__chain c = {.w = w};
+  for (int j = 0; j < 33; j++) c.p[j] = c.q[j] = PD_IR_NONE;
+  if ((c.p[0] = pd__copies_rule(w, x, PD_PDA_BLOCK)) == PD_IR_NONE) return PD_IR_NONE;
+  uint32_t star = PD_IR_NONE;
+  if (n == PD_IR_INF) n = m, star = pd_ir_repeat(w, x, 0, PD_IR_INF);
+  uint32_t node = pd__blocks(&c, x, m, n);
+  if (n > H) {
+    uint32_t h = pd__copies_rule(w, x, H);
+    if (h == PD_IR_NONE) return PD_IR_NONE;
+    uint32_t shifted = pd_ir_seq2(w, pd_ir_ref(w, h), pd__blocks(&c, x, m > H ? m - H : 0, n - H));
+    node = pd_ir_alt2(w, node, shifted);
+  }
+  return star == PD_IR_NONE ? node : pd_ir_seq2(w, node, star);
+}
+
 /* The replacement node of x{min,max} as helper-rule calls. */
 static uint32_t pd__lower(pd_ir *w, pd_ir_node nd) {
   pd__chain c = {.w = w};
@@ -120,8 +174,11 @@ pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err) {
     if (nd.off > max_repeat || (nd.n != PD_IR_INF && nd.n > max_repeat))
       return pd__fail(err, PD_ERR_LIMIT, "repetition bound %u is larger than max_repeat (%u)",
                       nd.n != PD_IR_INF && nd.n > nd.off ? nd.n : nd.off, max_repeat);
-    if (pd_pda_repeat_inline(pd_pda_weight(w, nd.a, 0), nd.off, nd.n)) continue;
-    uint32_t r = pd__lower(w, nd);
+    uint32_t weight = pd_pda_weight(w, nd.a, 0);
+    if (pd_pda_repeat_inline(weight, nd.off, nd.n)) continue;
+    bool light = pd__sat_mul(weight, PD_PDA_BLOCK) <= PD_PDA_BLOCK_BUDGET && pd__flat(w, nd.a, 0);
+    if (light && nd.n != PD_IR_INF && nd.n <= PD_PDA_BLOCK) continue; /* all inline */
+    uint32_t r = light ? pd__lower_blocks(w, nd.a, nd.off, nd.n) : pd__lower(w, nd);
     if (r == PD_IR_NONE || w->oom) return pd__nomem(err);
     w->nodes.data[i] = w->nodes.data[r];
   }

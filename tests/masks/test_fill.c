@@ -91,6 +91,26 @@ static void test_fill_small(void **state) {
   pd_vocab_free(v);
 }
 
+/* Long repetitions lower to blocks in two phases (pda.h): walks long enough to
+ * cross block and phase boundaries, near the bounds too. */
+static void test_fill_long_repeats(void **state) {
+  (void)state;
+  static const char *const rep[] = {
+      "root ::= [abxy]{0,70} \"+\" | \"(\" [ab]{37,40} \")\"",
+      "root ::= (\"a\" | \"b\" | \"\xc3\xa9\"){5,45} \"\\\"\"",
+      "root ::= [^\"]{33,} \"\\\"\" | \"x\"{64}",
+      "root ::= (\"ab\"{1,3} \"x\"?){2,40} \")\"",
+      "root ::= s (\",\" s){0,90}\ns ::= \"\\\"\" [a-z]{1,35} \"\\\"\"",
+  };
+  pd_vocab *v = pdt__vocab();
+  pdt_diff d = {0};
+  for (size_t i = 0; i < sizeof rep / sizeof *rep; i++) pdt__check(v, rep[i], 12, 90, &d);
+  printf("long repeats: %zu masks compared, %zu differences\n", d.masks, d.differences);
+  assert_true(d.masks > 500);
+  assert_int_equal(d.differences, 0);
+  pd_vocab_free(v);
+}
+
 /* Past the cache's memory bound the grammar keeps its own classes: same masks,
  * and the cache stays under the bound. */
 static void test_fill_bounded_cache(void **state) {
@@ -180,6 +200,7 @@ static void test_fill_nomem(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fill_small),
+      cmocka_unit_test(test_fill_long_repeats),
       cmocka_unit_test(test_fill_bounded_cache),
       cmocka_unit_test(test_fill_real),
       cmocka_unit_test(test_fill_nomem),
