@@ -71,7 +71,8 @@ static pd_grammar *pd__compile(const char *gname, pd_vocab *v) {
   snprintf(path, sizeof path, "%s/grammars/gbnf/%s.gbnf", pd__data(), gname);
   char *text = pd__read(path, &len);
   pd_grammar *g = NULL;
-  if (text && pd_grammar_compile_gbnf(text, len, v, NULL, &g, NULL) != PD_OK) g = NULL;
+  pd_grammar_options eager = {.eager_masks = true}; /* compile times include classification */
+  if (text && pd_grammar_compile_gbnf(text, len, v, &eager, &g, NULL) != PD_OK) g = NULL;
   free(text);
   return g;
 }
