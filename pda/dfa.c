@@ -80,8 +80,18 @@ static bool pd__closure(pd__sub *u) {
         return false;
     }
   }
-  if (u->pool.len > base)
-    qsort(u->pool.data + base, u->pool.len - base, sizeof *u->pool.data, pd__cmp_u32);
+  size_t len = u->pool.len - base;
+  uint32_t *p = u->pool.data + base;
+  if (len > 24) {
+    qsort(p, len, sizeof *p, pd__cmp_u32);
+  } else { /* most closures are a handful of states: insertion sort beats qsort */
+    for (size_t i = 1; i < len; i++) {
+      uint32_t x = p[i];
+      size_t j = i;
+      for (; j && p[j - 1] > x; j--) p[j] = p[j - 1];
+      p[j] = x;
+    }
+  }
   return true;
 }
 
@@ -192,7 +202,16 @@ static pd_status pd__expand(pd__sub *u, pd_pda_builder *b, uint32_t d, uint32_t 
           !pd_array_push(u->a, &u->out, u->nfa->edges.data[e]))
         return pd__nomem(err);
   }
-  if (u->out.len) qsort(u->out.data, u->out.len, sizeof *u->out.data, pd__cmp_edge);
+  if (u->out.len > 24) {
+    qsort(u->out.data, u->out.len, sizeof *u->out.data, pd__cmp_edge);
+  } else {
+    for (size_t i = 1; i < u->out.len; i++) {
+      pd_nfa_edge x = u->out.data[i];
+      size_t j = i;
+      for (; j && pd__cmp_edge(&u->out.data[j - 1], &x) > 0; j--) u->out.data[j] = u->out.data[j - 1];
+      u->out.data[j] = x;
+    }
+  }
   size_t nb = 0;
   while (nb < u->out.len && u->out.data[nb].kind == PD_EDGE_BYTE) nb++;
   size_t nc = nb;

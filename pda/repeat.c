@@ -3,6 +3,8 @@
 #include "base/error.h"
 #include "build.h"
 
+#include <string.h>
+
 #define PD__WEIGHT_CAP (1u << 20)
 
 static uint32_t pd__sat_add(uint32_t a, uint32_t b) {
@@ -114,6 +116,12 @@ static uint32_t pd__blocks(pd__chain *c, uint32_t x, uint32_t m, uint32_t n) {
   pd_ir *w = c->w;
   if (km == kn) return pd_ir_seq2(w, pd__exact(c, km), pd_ir_repeat(w, x, tm, tn));
   uint32_t alts[3], k = 0;
+  if (tm == 0) { /* X{km..kn-1} x{0,B-1} | X{kn} x{0,tn}: one partial block fewer */
+    uint32_t most[3] = {pd__exact(c, km), pd__upto(c, kn - km - 1), pd_ir_repeat(w, x, 0, B - 1)};
+    alts[0] = pd_ir_seq(w, most, 3);
+    alts[1] = pd_ir_seq2(w, pd__exact(c, kn), pd_ir_repeat(w, x, 0, tn));
+    return pd_ir_alt(w, alts, 2);
+  }
   alts[k++] = pd_ir_seq2(w, pd__exact(c, km), pd_ir_repeat(w, x, tm, B - 1));
   if (kn - km >= 2) {
     uint32_t mid[3] = {pd__exact(c, km + 1), pd__upto(c, kn - km - 2),
@@ -131,21 +139,72 @@ static uint32_t pd__copies_rule(pd_ir *w, uint32_t x, uint32_t count) {
   return r;
 }
 
+/* Block rules and their chains, shared by the repetitions of one x (every
+ * maxLength string of a schema repeats the same character node). */
+#define PD__SHARED 32
+typedef struct pd__shared {
+  uint32_t n;
+  uint32_t x[PD__SHARED], half[PD__SHARED];
+  pd__chain c[PD__SHARED];
+} pd__shared;
+
+/* Whether nodes a and b are the same expression (x is built anew per use). */
+static bool pd__same(const pd_ir *w, uint32_t a, uint32_t b, int depth) {
+  if (a == b) return true;
+  const pd_ir_node *x = pd_ir_at(w, a), *y = pd_ir_at(w, b);
+  if (depth > 64 || x->kind != y->kind || x->negated != y->negated || x->n != y->n) return false;
+  switch ((pd_ir_kind)x->kind) {
+    case PD_IR_BYTES:
+      return !memcmp(w->bytes.data + x->off, w->bytes.data + y->off, x->n);
+    case PD_IR_CLASS:
+      return !memcmp(w->ranges.data + x->off, w->ranges.data + y->off,
+                     2 * (size_t)x->n * sizeof *w->ranges.data);
+    case PD_IR_SEQ:
+    case PD_IR_ALT:
+      for (uint32_t i = 0; i < x->n; i++)
+        if (!pd__same(w, w->kids.data[x->off + i], w->kids.data[y->off + i], depth + 1))
+          return false;
+      return true;
+    case PD_IR_REPEAT: return x->off == y->off && pd__same(w, x->a, y->a, depth + 1);
+    case PD_IR_REF:
+    case PD_IR_TOKEN: return x->a == y->a;
+    default: return true; /* EMPTY, NOTHING */
+  }
+}
+
+/* The chain over x's block rule and x's half-block rule, made on first use. */
+static pd__chain *pd__shared_get(pd__shared *sh, pd_ir *w, uint32_t x, uint32_t *half) {
+  for (uint32_t i = 0; i < sh->n; i++)
+    if (pd__same(w, sh->x[i], x, 0)) return *half = sh->half[i], &sh->c[i];
+  uint32_t i = sh->n < PD__SHARED ? sh->n++ : PD__SHARED - 1; /* full: the last slot is reused */
+  pd__chain *c = &sh->c[i];
+  *c = (pd__chain){.w = w};
+  for (int j = 0; j < 33; j++) c->p[j] = c->q[j] = PD_IR_NONE;
+  c->p[0] = pd__copies_rule(w, x, PD_PDA_BLOCK);
+  *half = pd__copies_rule(w, x, PD_PDA_BLOCK / 2);
+  if (c->p[0] == PD_IR_NONE || *half == PD_IR_NONE) return sh->n = i, NULL;
+  sh->x[i] = x, sh->half[i] = *half;
+  return c;
+}
+
 /* x{m,n} for a light x and a large n: blocks in two phases (pda.h). */
-static uint32_t pd__lower_blocks(pd_ir *w, uint32_t x, uint32_t m, uint32_t n) {
+static uint32_t pd__lower_blocks(pd__shared *sh, pd_ir *w, uint32_t x, uint32_t m, uint32_t n) {
   const uint32_t H = PD_PDA_BLOCK / 2;
-  pd__chain c = {.w = w};
-  for (int j = 0; j < 33; j++) c.p[j] = c.q[j] = PD_IR_NONE;
-  if ((c.p[0] = pd__copies_rule(w, x, PD_PDA_BLOCK)) == PD_IR_NONE) return PD_IR_NONE;
-  uint32_t star = PD_IR_NONE;
+  uint32_t h;
+  pd__chain *cp = pd__shared_get(sh, w, x, &h);
+  if (!cp) return PD_IR_NONE;
+  pd__chain c = *cp;
+  uint32_t star = PD_IR_NONE, head = pd_ir_empty(w);
   if (n == PD_IR_INF) n = m, star = pd_ir_repeat(w, x, 0, PD_IR_INF);
+  if (m < PD_PDA_BLOCK && n != m) /* x{m} inline first: the rest starts at a block edge */
+    head = pd_ir_repeat(w, x, m, m), n -= m, m = 0;
   uint32_t node = pd__blocks(&c, x, m, n);
   if (n > H) {
-    uint32_t h = pd__copies_rule(w, x, H);
-    if (h == PD_IR_NONE) return PD_IR_NONE;
     uint32_t shifted = pd_ir_seq2(w, pd_ir_ref(w, h), pd__blocks(&c, x, m > H ? m - H : 0, n - H));
     node = pd_ir_alt2(w, node, shifted);
   }
+  node = pd_ir_seq2(w, head, node);
+  *cp = c; /* the chain rules made here serve the next repetition of x too */
   return star == PD_IR_NONE ? node : pd_ir_seq2(w, node, star);
 }
 
@@ -168,6 +227,7 @@ static uint32_t pd__lower(pd_ir *w, pd_ir_node nd) {
 
 pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err) {
   size_t n0 = w->nodes.len;
+  pd__shared sh = {0};
   for (size_t i = 0; i < n0; i++) {
     pd_ir_node nd = w->nodes.data[i];
     if (nd.kind != PD_IR_REPEAT) continue;
@@ -178,7 +238,7 @@ pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err) {
     if (pd_pda_repeat_inline(weight, nd.off, nd.n)) continue;
     bool light = pd__sat_mul(weight, PD_PDA_BLOCK) <= PD_PDA_BLOCK_BUDGET && pd__flat(w, nd.a, 0);
     if (light && nd.n != PD_IR_INF && nd.n <= PD_PDA_BLOCK) continue; /* all inline */
-    uint32_t r = light ? pd__lower_blocks(w, nd.a, nd.off, nd.n) : pd__lower(w, nd);
+    uint32_t r = light ? pd__lower_blocks(&sh, w, nd.a, nd.off, nd.n) : pd__lower(w, nd);
     if (r == PD_IR_NONE || w->oom) return pd__nomem(err);
     w->nodes.data[i] = w->nodes.data[r];
   }
