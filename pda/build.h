@@ -46,6 +46,16 @@ typedef struct pd_pda_builder {
 /* Replaces every REPEAT node of w that is too large to copy inline by helper
  * rules (see pda.h); checks bounds against max_repeat. */
 pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err);
+
+/* Whether expressions a and b are equal, rules compared through rep (rule ->
+ * the rule standing for it; NULL: by number). Past a nesting depth of 64 the
+ * answer is false, never a wrong true (dedup.c). */
+bool pd_ir_same(const pd_ir *w, uint32_t a, uint32_t b, const uint32_t *rep, int depth);
+
+/* Merges rules whose bodies are equal (after merging their callees): every
+ * reference goes to one of them and the others lose their bodies. The root
+ * keeps its number. */
+pd_status pd_pda_dedup(pd_ir *w, pd_error *err);
 /* Weight of a node: roughly the NFA states it costs when inlined (capped). */
 uint32_t pd_pda_weight(const pd_ir *w, uint32_t node, int depth);
 /* Whether a REPEAT node of child weight weight and bounds min..max is copied inline. */

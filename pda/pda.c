@@ -358,6 +358,7 @@ pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, const pd_pda_limi
   pd_pda_builder b = {.a = a, .max_states = lim->max_states};
   pd_status s = pd__ir_copy(&w, ir, a) ? PD_OK : pd__nomem(err);
   if (!s) s = pd_pda_lower_repeats(&w, lim->max_repeat, err);
+  if (!s) s = pd_pda_dedup(&w, err);
   if (!s && w.rules.len > lim->max_rules)
     s = pd__fail(err, PD_ERR_LIMIT,
                  "grammar has %zu rules (after lowering repetitions), more "

@@ -3,8 +3,6 @@
 #include "base/error.h"
 #include "build.h"
 
-#include <string.h>
-
 #define PD__WEIGHT_CAP (1u << 20)
 
 static uint32_t pd__sat_add(uint32_t a, uint32_t b) {
@@ -108,8 +106,20 @@ static bool pd__flat(const pd_ir *w, uint32_t node, int depth) {
   return true;
 }
 
+/* node as the body of a fresh helper rule, called where node stood. */
+static uint32_t pd__in_rule(pd_ir *w, uint32_t node) {
+  uint32_t r = pd_ir_rule_fresh(w, "rep");
+  if (r == PD_IR_NONE) return PD_IR_NONE;
+  pd_ir_rule_define(w, r, node);
+  return pd_ir_ref(w, r);
+}
+
 /* x{m,n} (n finite) over the block rule c->p[0] = x{B}: whole blocks by the
- * chain, the partial block inline in the caller (pda.h). */
+ * chain, the partial block inline in the caller (pda.h). The last whole-block
+ * count kn, reached only near the bound, sits in a rule of its own: beside the
+ * other terms it would start with the same calls, and determinizing the
+ * caller would then pair every position of one partial block with every
+ * position of the other. */
 static uint32_t pd__blocks(pd__chain *c, uint32_t x, uint32_t m, uint32_t n) {
   const uint32_t B = PD_PDA_BLOCK;
   uint32_t km = m / B, tm = m % B, kn = n / B, tn = n % B;
@@ -118,17 +128,16 @@ static uint32_t pd__blocks(pd__chain *c, uint32_t x, uint32_t m, uint32_t n) {
   uint32_t alts[3], k = 0;
   if (tm == 0) { /* X{km..kn-1} x{0,B-1} | X{kn} x{0,tn}: one partial block fewer */
     uint32_t most[3] = {pd__exact(c, km), pd__upto(c, kn - km - 1), pd_ir_repeat(w, x, 0, B - 1)};
-    alts[0] = pd_ir_seq(w, most, 3);
-    alts[1] = pd_ir_seq2(w, pd__exact(c, kn), pd_ir_repeat(w, x, 0, tn));
-    return pd_ir_alt(w, alts, 2);
+    alts[k++] = pd_ir_seq(w, most, 3);
+  } else {
+    alts[k++] = pd_ir_seq2(w, pd__exact(c, km), pd_ir_repeat(w, x, tm, B - 1));
+    if (kn - km >= 2) {
+      uint32_t mid[3] = {pd__exact(c, km + 1), pd__upto(c, kn - km - 2),
+                         pd_ir_repeat(w, x, 0, B - 1)};
+      alts[k++] = pd_ir_seq(w, mid, 3);
+    }
   }
-  alts[k++] = pd_ir_seq2(w, pd__exact(c, km), pd_ir_repeat(w, x, tm, B - 1));
-  if (kn - km >= 2) {
-    uint32_t mid[3] = {pd__exact(c, km + 1), pd__upto(c, kn - km - 2),
-                       pd_ir_repeat(w, x, 0, B - 1)};
-    alts[k++] = pd_ir_seq(w, mid, 3);
-  }
-  alts[k++] = pd_ir_seq2(w, pd__exact(c, kn), pd_ir_repeat(w, x, 0, tn));
+  alts[k++] = pd__in_rule(w, pd_ir_seq2(w, pd__exact(c, kn), pd_ir_repeat(w, x, 0, tn)));
   return pd_ir_alt(w, alts, k);
 }
 
@@ -148,34 +157,10 @@ typedef struct pd__shared {
   pd__chain c[PD__SHARED];
 } pd__shared;
 
-/* Whether nodes a and b are the same expression (x is built anew per use). */
-static bool pd__same(const pd_ir *w, uint32_t a, uint32_t b, int depth) {
-  if (a == b) return true;
-  const pd_ir_node *x = pd_ir_at(w, a), *y = pd_ir_at(w, b);
-  if (depth > 64 || x->kind != y->kind || x->negated != y->negated || x->n != y->n) return false;
-  switch ((pd_ir_kind)x->kind) {
-    case PD_IR_BYTES:
-      return !memcmp(w->bytes.data + x->off, w->bytes.data + y->off, x->n);
-    case PD_IR_CLASS:
-      return !memcmp(w->ranges.data + x->off, w->ranges.data + y->off,
-                     2 * (size_t)x->n * sizeof *w->ranges.data);
-    case PD_IR_SEQ:
-    case PD_IR_ALT:
-      for (uint32_t i = 0; i < x->n; i++)
-        if (!pd__same(w, w->kids.data[x->off + i], w->kids.data[y->off + i], depth + 1))
-          return false;
-      return true;
-    case PD_IR_REPEAT: return x->off == y->off && pd__same(w, x->a, y->a, depth + 1);
-    case PD_IR_REF:
-    case PD_IR_TOKEN: return x->a == y->a;
-    default: return true; /* EMPTY, NOTHING */
-  }
-}
-
 /* The chain over x's block rule and x's half-block rule, made on first use. */
 static pd__chain *pd__shared_get(pd__shared *sh, pd_ir *w, uint32_t x, uint32_t *half) {
   for (uint32_t i = 0; i < sh->n; i++)
-    if (pd__same(w, sh->x[i], x, 0)) return *half = sh->half[i], &sh->c[i];
+    if (pd_ir_same(w, sh->x[i], x, NULL, 0)) return *half = sh->half[i], &sh->c[i];
   uint32_t i = sh->n < PD__SHARED ? sh->n++ : PD__SHARED - 1; /* full: the last slot is reused */
   pd__chain *c = &sh->c[i];
   *c = (pd__chain){.w = w};

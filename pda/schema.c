@@ -1777,6 +1777,13 @@ pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
   pd_status st = PD_OK;
   if (json) st = pd_json_parse(&sc.doc, ir->alloc, json, len, sc.opts.max_depth, err);
   sc.n_parsed = (uint32_t)sc.doc.nodes.len;
+  if (!st && json) { /* draft-04 (and 03): 1.0 is a number but not an integer */
+    uint32_t v = pd_json_get(&sc.doc, sc.doc.root, "$schema");
+    const char *u = v != PD_JSON_NONE && pd_json_at(&sc.doc, v)->kind == PD_JSON_STRING
+                        ? pd_json_str(&sc.doc, v)
+                        : "";
+    sc.int_no_frac = strstr(u, "draft-04") || strstr(u, "draft-03");
+  }
   if (!st) st = pd__root(&sc, json != NULL, object_only);
   if (!st && !pd_array_push(ir->alloc, &sc.relaxed, '\0')) st = pd__nomem(err);
   if (!st) {

@@ -73,6 +73,7 @@ typedef struct pd_sc {
   uint32_t depth;         /* compile recursion depth */
   uint32_t ws_rule, value_rule, string_rule, number_rule, jchar_rule; /* shared, lazily made */
   uint32_t host_rule; /* format hostname, lazily made */
+  bool int_no_frac;   /* draft-04 "$schema": an integer is written without a fraction */
   uint32_t n_parsed;  /* nodes of the parsed schema; later ones are derived */
 } pd_sc;
 

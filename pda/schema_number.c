@@ -3,7 +3,8 @@
  *
  * Bounded numbers are written without an exponent (a documented false
  * negative: "1e2" is refused where a bound applies); "integer" accepts an
- * integral value written as digits with an optional ".0+" tail. Bounds are
+ * integral value written as digits with an optional ".0+" tail (no tail under
+ * a draft-04 "$schema", whose integers are written without a fraction). Bounds are
  * decimal strings of any length, compared digit by digit, never as doubles.
  */
 #include <stdlib.h>
@@ -69,6 +70,7 @@ static void pd__step(char *s, int delta) {
   }
   size_t i = n;
   while (i > 0 && s[i - 1] == '0') s[--i] = '9';
+  if (i == 0) return; /* s was 0, which the callers never pass */
   s[i - 1]--;
   if (s[0] == '0' && n > 1) memmove(s, s + 1, n);
 }
@@ -180,13 +182,15 @@ static uint32_t pd__dot(pd_ir *ir, uint32_t frac) {
 
 typedef struct pd__numctx {
   pd_sc *sc;
-  bool integer; /* integers only: fractions are ".0+" */
-  uint32_t at;  /* keyword node for errors */
+  bool integer;  /* integral values only: fractions are ".0+" */
+  uint32_t at;   /* keyword node for errors */
+  bool int_type; /* the type is "integer" (draft-04: no fraction at all) */
 } pd__numctx;
 
 /* Optional fraction of any value (or ".0+" for integers). */
 static uint32_t pd__any_frac(pd__numctx *nc) {
   pd_ir *ir = &nc->sc->ir;
+  if (nc->integer && nc->int_type && nc->sc->int_no_frac) return pd_ir_empty(ir);
   uint32_t f = nc->integer ? pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF)
                            : pd__digits(ir, 1, PD_IR_INF);
   return pd_ir_repeat(ir, pd__dot(ir, f), 0, 1);
@@ -211,7 +215,7 @@ static uint32_t pd__at_high(pd__numctx *nc, const pd__bound *b) {
   uint32_t head = pd_ir_bytes(ir, b->v.ip, strlen(b->v.ip)), tail;
   if (!b->v.fp[0] && b->excl) return pd_ir_nothing(ir);
   if (nc->integer || !b->v.fp[0])
-    tail = pd__any_frac(&(pd__numctx){nc->sc, true, nc->at});
+    tail = pd__any_frac(&(pd__numctx){nc->sc, true, nc->at, nc->int_type});
   else
     tail = pd_ir_repeat(ir, pd__dot(ir, pd__frac_le1(ir, b->v.fp, b->excl)), 0, 1);
   return pd_ir_seq2(ir, head, tail);
@@ -459,7 +463,8 @@ static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, bool
     uint32_t body = pd__divisible(sc, K),
              zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
     uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), body,
-                         pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1)};
+                         integer && sc->int_no_frac ? pd_ir_empty(ir)
+                                                    : pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1)};
     *node = pd_ir_seq(ir, parts, 3);
     *done = true;
     return pd_sc_ir_status(sc);
@@ -486,7 +491,7 @@ static uint32_t pd__any_number(pd_sc *sc, bool integer) {
                            pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)));
   uint32_t sign = pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1);
   if (integer) {
-    uint32_t k[3] = {sign, in, pd__any_frac(&(pd__numctx){sc, true, PD_JSON_NONE})};
+    uint32_t k[3] = {sign, in, pd__any_frac(&(pd__numctx){sc, true, PD_JSON_NONE, true})};
     return pd_ir_seq(ir, k, 3);
   }
   uint32_t es[4] = {'e', 'e', 'E', 'E'}, pm[4] = {'+', '+', '-', '-'};
@@ -495,7 +500,7 @@ static uint32_t pd__any_number(pd_sc *sc, bool integer) {
                                         pd_ir_repeat(ir, pd_ir_class(ir, pm, 2, false), 0, 1),
                                         pd__digits(ir, 1, PD_IR_INF)},
                            3);
-  uint32_t k[4] = {sign, in, pd__any_frac(&(pd__numctx){sc, false, PD_JSON_NONE}),
+  uint32_t k[4] = {sign, in, pd__any_frac(&(pd__numctx){sc, false, PD_JSON_NONE, false}),
                    pd_ir_repeat(ir, exp, 0, 1)};
   return pd_ir_seq(ir, k, 4);
 }
@@ -544,7 +549,7 @@ pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
     pd__int_bound(&lo, true);
     pd__int_bound(&hi, false);
   }
-  pd__numctx nc = {sc, integer, at};
+  pd__numctx nc = {sc, integer, at, integer};
   if ((st = pd__range(&nc, &lo, &hi, node))) return st;
   return pd_sc_ir_status(sc);
 }

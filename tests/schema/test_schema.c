@@ -745,6 +745,26 @@ static void test_integer_ranges(void **state) {
     }
 }
 
+/* draft-04 integers are written without a fraction; 2020-12 ones may end in ".0". */
+static void test_draft4_integers(void **state) {
+  (void)state;
+  static const char *const kinds[] = {"", ",\"minimum\":-5,\"maximum\":500", ",\"multipleOf\":5"};
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+    for (int d4 = 0; d4 < 2; d4++) {
+      char schema[200];
+      snprintf(schema, sizeof schema, "{%s\"type\":\"integer\"%s}",
+               d4 ? "\"$schema\":\"http://json-schema.org/draft-04/schema#\"," : "", kinds[k]);
+      assert_true(pdt_accepts(schema, "10"));
+      assert_int_equal(pdt_accepts(schema, "10.0"), !d4);
+      assert_int_equal(pdt_accepts(schema, "10.00"), !d4);
+      assert_false(pdt_accepts(schema, "10.5"));
+    }
+  /* numbers keep their fractions under draft-04 */
+  assert_true(pdt_accepts("{\"$schema\":\"http://json-schema.org/draft-04/schema#\","
+                          "\"type\":\"number\",\"maximum\":10}",
+                          "10.0"));
+}
+
 /* Decimals on a grid of hundredths against decimal bounds. */
 static void test_number_ranges(void **state) {
   (void)state;
@@ -845,7 +865,7 @@ int main(void) {
       cmocka_unit_test(test_formats),       cmocka_unit_test(test_dependent_schemas),
       cmocka_unit_test(test_negation),      cmocka_unit_test(test_max_contains),
       cmocka_unit_test(test_dynamic_ref),   cmocka_unit_test(test_multiple_of),
-      cmocka_unit_test(test_unique_items),
+      cmocka_unit_test(test_unique_items),   cmocka_unit_test(test_draft4_integers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,123 @@
+/* dedup.c - structural equality of IR expressions, and the pass that merges
+ * rules with equal bodies before their automata are built.
+ *
+ * Generated grammars repeat themselves: a JSON Schema with forty
+ * {"type": "string", "maxLength": 255} properties makes forty string rules of a
+ * few hundred states each. One automaton per distinct body keeps the compile
+ * (and the states a mask may have to classify) proportional to what differs. */
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/error.h"
+#include "build.h"
+
+#define PD__DEPTH 64 /* deeper expressions compare unequal: never merged, never wrong */
+
+static uint32_t pd__rule_of(const uint32_t *rep, uint32_t r) { return rep ? rep[r] : r; }
+
+bool pd_ir_same(const pd_ir *w, uint32_t a, uint32_t b, const uint32_t *rep, int depth) {
+  if (a == b) return true;
+  const pd_ir_node *x = pd_ir_at(w, a), *y = pd_ir_at(w, b);
+  if (depth > PD__DEPTH || x->kind != y->kind || x->negated != y->negated || x->n != y->n)
+    return false;
+  switch ((pd_ir_kind)x->kind) {
+    case PD_IR_BYTES: return !memcmp(w->bytes.data + x->off, w->bytes.data + y->off, x->n);
+    case PD_IR_CLASS:
+      return !memcmp(w->ranges.data + x->off, w->ranges.data + y->off,
+                     2 * (size_t)x->n * sizeof *w->ranges.data);
+    case PD_IR_SEQ:
+    case PD_IR_ALT:
+      for (uint32_t i = 0; i < x->n; i++)
+        if (!pd_ir_same(w, w->kids.data[x->off + i], w->kids.data[y->off + i], rep, depth + 1))
+          return false;
+      return true;
+    case PD_IR_REPEAT: return x->off == y->off && pd_ir_same(w, x->a, y->a, rep, depth + 1);
+    case PD_IR_REF: return pd__rule_of(rep, x->a) == pd__rule_of(rep, y->a);
+    case PD_IR_TOKEN: return x->a == y->a;
+    default: return true; /* EMPTY, NOTHING */
+  }
+}
+
+static uint64_t pd__mix(uint64_t h, uint64_t v) {
+  h = (h ^ v) * 0x100000001b3u;
+  return h ^ (h >> 29);
+}
+
+/* A hash that agrees with pd_ir_same (equal expressions hash alike). */
+static uint64_t pd__hash(const pd_ir *w, uint32_t node, const uint32_t *rep, int depth) {
+  const pd_ir_node *x = pd_ir_at(w, node);
+  uint64_t h = pd__mix(0xcbf29ce484222325u, (uint64_t)x->kind << 8 | x->negated);
+  if (depth > PD__DEPTH) return h;
+  h = pd__mix(h, x->n);
+  switch ((pd_ir_kind)x->kind) {
+    case PD_IR_BYTES:
+      for (uint32_t i = 0; i < x->n; i++) h = pd__mix(h, w->bytes.data[x->off + i]);
+      return h;
+    case PD_IR_CLASS:
+      for (uint32_t i = 0; i < 2 * x->n; i++) h = pd__mix(h, w->ranges.data[x->off + i]);
+      return h;
+    case PD_IR_SEQ:
+    case PD_IR_ALT:
+      for (uint32_t i = 0; i < x->n; i++)
+        h = pd__mix(h, pd__hash(w, w->kids.data[x->off + i], rep, depth + 1));
+      return h;
+    case PD_IR_REPEAT: return pd__mix(pd__mix(h, x->off), pd__hash(w, x->a, rep, depth + 1));
+    case PD_IR_REF: return pd__mix(h, rep[x->a]);
+    case PD_IR_TOKEN: return pd__mix(h, x->a);
+    default: return h;
+  }
+}
+
+/* One round: each rule that still stands for itself joins the first earlier
+ * rule with an equal body. Returns whether any rule joined. */
+static bool pd__round(pd_ir *w, uint32_t *rep, uint64_t *hash, uint32_t *table, size_t cap) {
+  size_t n = w->rules.len;
+  bool changed = false;
+  memset(table, 0, cap * sizeof *table);
+  for (uint32_t r = 0; r < n; r++) {
+    uint32_t body = w->rules.data[r].body;
+    if (rep[r] != r || body == PD_IR_NONE) continue;
+    hash[r] = pd__hash(w, body, rep, 0);
+    size_t i = hash[r] & (cap - 1);
+    for (; table[i]; i = (i + 1) & (cap - 1)) {
+      uint32_t o = table[i] - 1;
+      if (hash[o] == hash[r] && pd_ir_same(w, w->rules.data[o].body, body, rep, 0)) break;
+    }
+    if (table[i] && r != w->root) {
+      rep[r] = table[i] - 1;
+      changed = true;
+    } else if (!table[i]) {
+      table[i] = r + 1;
+    }
+  }
+  /* a rule that joined one which later joined another points at the last */
+  for (uint32_t r = 0; r < n; r++)
+    while (rep[rep[r]] != rep[r]) rep[r] = rep[rep[r]];
+  return changed;
+}
+
+pd_status pd_pda_dedup(pd_ir *w, pd_error *err) {
+  size_t n = w->rules.len, cap = 16;
+  while (cap < 2 * n) cap *= 2;
+  uint32_t *rep = pd__malloc(w->alloc, n * sizeof *rep);
+  uint64_t *hash = pd__malloc(w->alloc, n * sizeof *hash);
+  uint32_t *table = pd__malloc(w->alloc, cap * sizeof *table);
+  if (!rep || !hash || !table) {
+    pd__free(w->alloc, rep);
+    pd__free(w->alloc, hash);
+    pd__free(w->alloc, table);
+    return pd__nomem(err);
+  }
+  for (uint32_t r = 0; r < n; r++) rep[r] = r;
+  /* merging callees can make callers equal: a few rounds reach most of it */
+  for (int round = 0; round < 4 && pd__round(w, rep, hash, table, cap); round++) {
+  }
+  for (size_t i = 0; i < w->nodes.len; i++)
+    if (w->nodes.data[i].kind == PD_IR_REF) w->nodes.data[i].a = rep[w->nodes.data[i].a];
+  for (uint32_t r = 0; r < n; r++)
+    if (rep[r] != r) w->rules.data[r].body = PD_IR_NONE; /* no automaton: nothing calls it */
+  pd__free(w->alloc, rep);
+  pd__free(w->alloc, hash);
+  pd__free(w->alloc, table);
+  return PD_OK;
+}
