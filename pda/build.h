@@ -47,10 +47,17 @@ typedef struct pd_pda_builder {
  * rules (see pda.h); checks bounds against max_repeat. */
 pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err);
 
-/* Whether expressions a and b are equal, rules compared through rep (rule ->
- * the rule standing for it; NULL: by number). Past a nesting depth of 64 the
- * answer is false, never a wrong true (dedup.c). */
-bool pd_ir_same(const pd_ir *w, uint32_t a, uint32_t b, const uint32_t *rep, int depth);
+/* How pd_ir_same compares: rules through rep (rule -> the rule standing for
+ * it; NULL: by number), nodes first by hash (NULL: none), and at most *budget
+ * node pairs in all (then the answer is false: never a wrong true). */
+typedef struct pd_ir_eq {
+  const uint32_t *rep;
+  const uint64_t *hash;
+  size_t *budget;
+} pd_ir_eq;
+
+/* Whether expressions a and b are equal (dedup.c). */
+bool pd_ir_same(const pd_ir *w, uint32_t a, uint32_t b, const pd_ir_eq *eq, int depth);
 
 /* Merges rules whose bodies are equal (after merging their callees): every
  * reference goes to one of them and the others lose their bodies. The root

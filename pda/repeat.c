@@ -160,7 +160,8 @@ typedef struct pd__shared {
 /* The chain over x's block rule and x's half-block rule, made on first use. */
 static pd__chain *pd__shared_get(pd__shared *sh, pd_ir *w, uint32_t x, uint32_t *half) {
   for (uint32_t i = 0; i < sh->n; i++)
-    if (pd_ir_same(w, sh->x[i], x, NULL, 0)) return *half = sh->half[i], &sh->c[i];
+    if (pd_ir_same(w, sh->x[i], x, &(pd_ir_eq){NULL, NULL, &(size_t){4096}}, 0))
+      return *half = sh->half[i], &sh->c[i];
   uint32_t i = sh->n < PD__SHARED ? sh->n++ : PD__SHARED - 1; /* full: the last slot is reused */
   pd__chain *c = &sh->c[i];
   *c = (pd__chain){.w = w};
