@@ -197,16 +197,19 @@ static int pd__name_cmp(const void *a, const void *b) {
   return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
-/* The rest of a string (after the common prefix of p bytes of names[0..n),
- * sorted) up to the closing quote, whose decoded value is none of them. */
-static uint32_t pd__not_in(pd_sc *sc, const pd__name *names, size_t n, size_t p) {
+/* The rest of a string after the common prefix of p bytes of names[0..n)
+ * (sorted), in two parts: leave = the characters that stay on the names' trie
+ * and then one that leaves it (the caller appends any rest and the quote, once
+ * for the whole trie: a copy at every node made the automaton 40 times its
+ * minimal size); !leave = the trie paths that end, with the closing quote, at
+ * a prefix that is not a name. */
+static uint32_t pd__not_in(pd_sc *sc, const pd__name *names, size_t n, size_t p, bool leave) {
   pd_ir *ir = &sc->ir;
   uint32_t q = pd_ir_bytes(ir, "\"", 1), acc = pd_ir_nothing(ir);
   size_t i = 0;
-  if (n == 0) return pd_ir_seq2(ir, pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF), q);
   if (names[0].n == p)
     i = 1; /* the prefix itself is a name: it may not end here */
-  else
+  else if (!leave)
     acc = q;
   uint32_t *seen = pd__malloc(ir->alloc, (n + 1) * 2 * sizeof *seen);
   if (!seen) {
@@ -221,10 +224,14 @@ static uint32_t pd__not_in(pd_sc *sc, const pd__name *names, size_t n, size_t p)
     seen[2 * m] = seen[2 * m + 1] = c;
     m++;
     acc = pd_ir_alt2(ir, acc,
-                     pd_ir_seq2(ir, pd__one(sc, c), pd__not_in(sc, names + i, j - i, p + k)));
+                     pd_ir_seq2(ir, pd__one(sc, c), pd__not_in(sc, names + i, j - i, p + k, leave)));
     i = j;
   }
-  /* a character no name continues with: any rest */
+  if (!leave) {
+    pd__free(ir->alloc, seen);
+    return acc;
+  }
+  /* a character no name continues with */
   uint32_t *other = pd__malloc(ir->alloc, (m + 2) * 2 * sizeof *other);
   if (other) {
     size_t o = 0;
@@ -256,9 +263,7 @@ static uint32_t pd__not_in(pd_sc *sc, const pd__name *names, size_t n, size_t p)
         }
         if (lo <= hi) fixed[2 * w] = lo, fixed[2 * w + 1] = hi, w++;
       }
-      if (w)
-        acc = pd_ir_alt2(
-            ir, acc, pd_ir_seq2(ir, pd_sc_jchar(ir, fixed, w, NULL), pd__not_in(sc, NULL, 0, 0)));
+      if (w) acc = pd_ir_alt2(ir, acc, pd_sc_jchar(ir, fixed, w, NULL));
       pd__free(ir->alloc, fixed);
     } else {
       ir->oom = true;
@@ -285,7 +290,12 @@ uint32_t pd_sc_string_not_in(pd_sc *sc, const uint32_t *names, size_t n) {
   size_t w = 0; /* drop duplicates */
   for (size_t i = 0; i < n; i++)
     if (w == 0 || pd__name_cmp(&v[w - 1], &v[i]) != 0) v[w++] = v[i];
-  uint32_t node = pd_ir_seq2(&sc->ir, pd_ir_bytes(&sc->ir, "\"", 1), pd__not_in(sc, v, w, 0));
+  pd_ir *ir = &sc->ir;
+  uint32_t rest = pd_ir_seq2(ir, pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF), pd_ir_bytes(ir, "\"", 1));
+  uint32_t body = w == 0 ? rest
+                         : pd_ir_alt2(ir, pd_ir_seq2(ir, pd__not_in(sc, v, w, 0, true), rest),
+                                      pd__not_in(sc, v, w, 0, false));
+  uint32_t node = pd_ir_seq2(ir, pd_ir_bytes(ir, "\"", 1), body);
   pd__free(sc->ir.alloc, v);
   return node;
 }
