@@ -223,23 +223,23 @@ static int pd__push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, uint3
 /* The trie walk from the seed row: fills acc and cd. */
 static pd_status pd__walk(pd_classifier *k, pd_error *err) {
   const pd_trie *t = &k->c->trie;
-  const pd_vocab *v = k->v;
   uint32_t depth = 0, i = 0;
   while (i < t->n && !k->over) {
-    uint32_t id = t->order[i], len = v->offs[id + 1] - v->offs[id];
+    uint32_t len;
+    const uint8_t *b = pd_trie_bytes(t, i, &len);
     if (t->lcp[i] < depth) {
       pd__pop(k, depth - t->lcp[i]);
       depth = t->lcp[i];
     }
-    int r = pd__push_rest(k, v->bytes + v->offs[id], len, &depth);
+    int r = pd__push_rest(k, b, len, &depth);
     if (r < 0) return pd__nomem(err);
     if (r) {
-      pd_bit_set(k->acc, id);
+      pd_bit_set(k->acc, t->order[i]);
       i++;
       continue;
     }
     uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-    if (pd__live_end(k, depth, v->bytes[v->offs[id] + depth]))
+    if (pd__live_end(k, depth, b[depth]))
       for (; i < next; i++) pd_bit_set(k->cd, i);
     i = next;
   }

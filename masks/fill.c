@@ -34,17 +34,17 @@ static bool pd__push_rest(pd_matcher *m, const uint8_t *b, uint32_t len, uint32_
  * bytes can all be pushed. Leaves the matcher's rows as they were. */
 static pd_status pd__fill_walk(pd_matcher *m, const pd_mask_cache *c, uint32_t *words) {
   const pd_trie *t = &c->trie;
-  const pd_vocab *v = m->g->vocab;
   uint32_t depth = 0, i = 0;
   pd_status st = PD_OK;
   while (i < t->n && st == PD_OK) {
-    uint32_t id = t->order[i], len = v->offs[id + 1] - v->offs[id];
+    uint32_t len;
+    const uint8_t *b = pd_trie_bytes(t, i, &len);
     if (t->lcp[i] < depth) {
       pd_earley_pop(m, depth - t->lcp[i]);
       depth = t->lcp[i];
     }
-    if (pd__push_rest(m, v->bytes + v->offs[id], len, &depth, &st)) {
-      pd_bit_set(words, id);
+    if (pd__push_rest(m, b, len, &depth, &st)) {
+      pd_bit_set(words, t->order[i]);
       i++;
     } else {
       i = pd_trie_skip_depth(t, i, depth + 1);
@@ -186,13 +186,12 @@ static uint32_t pd__common(const uint8_t *a, const uint8_t *b, uint32_t n) {
  * once, and a dead prefix skips every candidate under it. */
 static pd_status pd__walk_candidates(pd_matcher *m, const pd_trie *t, const uint32_t *cand,
                                      size_t n_words, uint32_t *words) {
-  const pd_vocab *v = m->g->vocab;
   const uint8_t *on_stack = NULL; /* bytes of the token whose prefix the rows hold */
   uint32_t depth = 0;
   pd_status st = PD_OK;
   for (uint32_t p = pd__next_bit(cand, n_words, 0); p != UINT32_MAX && st == PD_OK;) {
-    uint32_t id = t->order[p], len = v->offs[id + 1] - v->offs[id];
-    const uint8_t *b = v->bytes + v->offs[id];
+    uint32_t id = t->order[p], len;
+    const uint8_t *b = pd_trie_bytes(t, p, &len);
     if (pd_bit_get(words, id)) {
       p = pd__next_bit(cand, n_words, p + 1);
       continue;

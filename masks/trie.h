@@ -25,7 +25,15 @@ typedef struct pd_trie {
   uint32_t *skip;    /* [n] */
   uint32_t *skip1;   /* [n] pd_trie_skip_depth(t, i, 1): the most common dead prefix */
   uint32_t *skip2;   /* [n] the same at depth 2 (tokens of one byte: unused) */
+  uint8_t *bytes;    /* the tokens' bytes in walk order: a walk reads them in
+                        sequence instead of hopping through the vocabulary */
+  uint32_t *at;      /* [n + 1] token order[i] is bytes[at[i] .. at[i + 1]) */
 } pd_trie;
+
+static inline const uint8_t *pd_trie_bytes(const pd_trie *t, uint32_t i, uint32_t *len) {
+  *len = t->at[i + 1] - t->at[i];
+  return t->bytes + t->at[i];
+}
 
 /* Builds t over v's normal tokens. On failure t is left empty. */
 pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd_error *err);
