@@ -12,7 +12,8 @@
  * time (steadier on a loaded machine: preemption is not counted). The bench
  * also checks every timed mask against the token it was asked about (bit set
  * iff accepted) and reports disagreements on stderr. --verbose prints one line
- * per schema file on stderr (compile status, TTFM, tokens, slowest mask, wall time). */
+ * per schema file on stderr (compile status, TTFM, tokens, slowest mask, wall time)
+ * and one per wrong verdict. */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>

@@ -41,7 +41,14 @@ struct pd_classifier {
   uint32_t *cd;              /* bitset of trie positions being filled */
   PD_ARRAY(uint32_t) key, queue, rqueue;
   uint32_t *canon, *rcanon;  /* discovery numbers + 1 (0 = not yet seen) */
+  /* byte transitions of the states walked so far, as 256-entry rows (target
+   * + 1, 0 = none): the walk steps once per trie node, and a scan of a JSON
+   * character's dozen byte ranges was a good part of that step */
+  uint32_t *row_of;          /* [n_states] row + 1, 0 = none yet */
+  PD_ARRAY(uint32_t) rows256;
 };
+
+#define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
 
 pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vocab *v,
                             const pd_mask_cache *c, const pd_allocator *a, pd_classifier **out,
@@ -58,7 +65,8 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->cd = pd__calloc(a, c->pu.n_words ? c->pu.n_words : 1, sizeof *k->cd);
   k->canon = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->canon);
   k->rcanon = pd__calloc(a, p->n_rules ? p->n_rules : 1, sizeof *k->rcanon);
-  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->rcanon) {
+  k->row_of = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->row_of);
+  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->rcanon || !k->row_of) {
     pd_classifier_free(k);
     return pd__nomem(err);
   }
@@ -81,6 +89,8 @@ void pd_classifier_free(pd_classifier *k) {
   pd__free(a, k->cd);
   pd__free(a, k->canon);
   pd__free(a, k->rcanon);
+  pd__free(a, k->row_of);
+  pd_array_free(a, &k->rows256);
   pd__free(a, k);
 }
 
@@ -155,13 +165,25 @@ static bool pd__close(pd_classifier *k, bool *ends) {
   return true;
 }
 
-/* The byte edge of state s taking b, or NULL. */
-static const pd_pda_edge *pd__byte_edge(const pd_classifier *k, uint32_t s, uint8_t b) {
+/* The target of state s on byte b, or UINT32_MAX. */
+static uint32_t pd__step(pd_classifier *k, uint32_t s, uint8_t b) {
+  uint32_t r = k->row_of[s];
+  if (r) return k->rows256.data[(size_t)(r - 1) * 256 + b] - 1;
   const pd_pda_state *st = &k->states[s];
   const pd_pda_edge *e = k->edges + st->edges;
+  size_t at = k->rows256.len;
+  if (at / 256 < PD__DENSE_ROWS && pd_array_reserve(k->a, &k->rows256, 256)) {
+    uint32_t *row = k->rows256.data + at;
+    memset(row, 0, 256 * sizeof *row);
+    for (uint32_t i = 0; i < st->n_byte; i++)
+      for (uint32_t c = e[i].lo; c <= e[i].hi; c++) row[c] = e[i].to + 1;
+    k->rows256.len = at + 256;
+    k->row_of[s] = (uint32_t)(at / 256) + 1;
+    return row[b] - 1;
+  }
   for (uint32_t i = 0; i < st->n_byte && e[i].lo <= b; i++)
-    if (b <= e[i].hi) return &e[i];
-  return NULL;
+    if (b <= e[i].hi) return e[i].to;
+  return UINT32_MAX;
 }
 
 static void pd__pop(pd_classifier *k, uint32_t n) {
@@ -184,14 +206,14 @@ static int pd__push(pd_classifier *k, uint8_t b) {
     /* one item stepping to a state without calls or end: the row is that one
      * item and needs neither dedup nor closing (inside strings and literals) */
     pd__item it = k->items.data[a];
-    const pd_pda_edge *x = pd__byte_edge(k, it.state, b);
-    if (!x) {
+    uint32_t x = pd__step(k, it.state, b);
+    if (x == UINT32_MAX) {
       k->rows.len--;
       return 0;
     }
-    const pd_pda_state *to = &k->states[x->to];
+    const pd_pda_state *to = &k->states[x];
     if (!to->n_call && !(to->flags & PD_STATE_FINAL)) {
-      if (!pd_array_push(k->a, &k->items, ((pd__item){x->to, it.origin}))) return -1;
+      if (!pd_array_push(k->a, &k->items, ((pd__item){x, it.origin}))) return -1;
       uint8_t live = pd__live_end(k, (uint32_t)k->ends.len - 1, b) ? PD__LIVE_END : 0;
       k->ends.data[k->ends.len++] = live;
       return 1;
@@ -199,8 +221,8 @@ static int pd__push(pd_classifier *k, uint8_t b) {
   }
   k->gen++;
   for (uint32_t i = a; i < e; i++) {
-    const pd_pda_edge *x = pd__byte_edge(k, k->items.data[i].state, b);
-    if (x && !pd__add(k, x->to, k->items.data[i].origin)) return -1;
+    uint32_t x = pd__step(k, k->items.data[i].state, b);
+    if (x != UINT32_MAX && !pd__add(k, x, k->items.data[i].origin)) return -1;
   }
   bool ends = false;
   if (k->items.len > e && !pd__close(k, &ends)) return -1;
