@@ -1,7 +1,9 @@
 /* check.c - `pushdown check`: does an input belong to a grammar's language?
  *
  *   pushdown check (--grammar FILE | --schema FILE | --regex PATTERN) [--prefix]
- *                  [--input FILE | --batch FILE]
+ *                  [--input FILE | --batch FILE] [--any-order] [--strict] [--lenient]
+ *
+ * The last three are the JSON Schema options of pd_grammar_options.
  *
  * Prints `accept` (exit 0) or `reject at byte N` (exit 1); with --batch, one
  * verdict per line of FILE (each a JSON string) and exit 0; errors: exit 2. */
@@ -16,6 +18,7 @@
 typedef struct pd__check_args {
   const char *grammar, *schema, *regex, *input, *batch;
   bool prefix;
+  pd_grammar_options opts;
 } pd__check_args;
 
 static int pd__check_parse(int argc, char **argv, pd__check_args *a) {
@@ -30,6 +33,12 @@ static int pd__check_parse(int argc, char **argv, pd__check_args *a) {
                                                  : NULL;
     if (!strcmp(o, "--prefix")) {
       a->prefix = true;
+    } else if (!strcmp(o, "--any-order")) {
+      a->opts.any_order = true;
+    } else if (!strcmp(o, "--strict")) {
+      a->opts.strict = true;
+    } else if (!strcmp(o, "--lenient")) {
+      a->opts.lenient = true;
     } else if (!slot) {
       return pd_cli_usage("check: unknown argument '%s'", o);
     } else if (i + 1 >= argc) {
@@ -60,7 +69,7 @@ static int pd__check_compile(const pd__check_args *a, pd_grammar **g) {
   if (a->grammar)
     s = pd_grammar_compile_gbnf(text, len, NULL, NULL, g, &err);
   else
-    s = pd_grammar_compile_json_schema(text, len, NULL, NULL, g, &err);
+    s = pd_grammar_compile_json_schema(text, len, NULL, &a->opts, g, &err);
   free(text);
   if (s && !err.message[0]) snprintf(err.message, sizeof err.message, "%s", pd_status_str(s));
   return s ? pd_cli_fail(path, &err) : 0;

@@ -1,7 +1,7 @@
 /* maskbench.c - `pushdown maskbench`: the MaskBench method over a folder of schemas.
  *
  *   pushdown maskbench DIR --tokenizer tokenizer.json [--grammar FILE] [--json] [--cpu-time]
- *                          [--verbose]
+ *                          [--verbose] [--any-order]
  *
  * For each schema file under DIR (sorted): compile and fill the first mask
  * (TTFM); then for each of its test instances (DIR/instances.jsonl, field
@@ -13,7 +13,8 @@
  * also checks every timed mask against the token it was asked about (bit set
  * iff accepted) and reports disagreements on stderr. --verbose prints one line
  * per schema file on stderr (compile status, TTFM, tokens, slowest mask, wall time)
- * and one per wrong verdict. */
+ * and one per wrong verdict. --any-order compiles schemas with properties in
+ * any order (the default is their declared order, as every engine does). */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ typedef struct pd__mb_samples {
 
 typedef struct pd__mb {
   const char *dir, *tokenizer, *grammar_path;
-  bool json, cpu_time, verbose;
+  bool json, cpu_time, verbose, any_order;
   char *grammar; /* --grammar text */
   size_t grammar_len;
   char *prefix; /* "SUB/" when DIR is a subfolder of the instances' folder */
@@ -223,7 +224,8 @@ static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g) {
   char *text = schema ? json_dumps(schema, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
   json_decref(j);
   if (!text) return PD_ERR_SYNTAX;
-  pd_status st = pd_grammar_compile_json_schema(text, strlen(text), b->vocab, NULL, g, NULL);
+  pd_grammar_options o = {.any_order = b->any_order};
+  pd_status st = pd_grammar_compile_json_schema(text, strlen(text), b->vocab, &o, g, NULL);
   free(text);
   return st;
 }
@@ -381,6 +383,8 @@ static int pd__mb_args(pd__mb *b, int argc, char **argv) {
       b->cpu_time = true;
     } else if (!strcmp(o, "--verbose")) {
       b->verbose = true;
+    } else if (!strcmp(o, "--any-order")) {
+      b->any_order = true;
     } else if (!strcmp(o, "--tokenizer") || !strcmp(o, "--grammar")) {
       if (i + 1 >= argc) return pd_cli_usage("maskbench: %s needs a value", o);
       *(o[2] == 't' ? &b->tokenizer : &b->grammar_path) = argv[++i];

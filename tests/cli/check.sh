@@ -35,6 +35,14 @@ input="";       expect batch "$want" 0 -- --grammar "$g" --batch "$data/batch.tx
 want=$(printf 'accept\naccept\nreject at byte 0\naccept\nreject at byte 1')
 input="1+";     expect batch-prefix "$want" 0 -- --grammar "$g" --prefix --batch "$data/batch.txt"
 
+# JSON Schema options: declared property order unless --any-order; --strict closes objects
+printf '{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}}}' >"$tmp/s.json"
+input='{"a":1,"b":"x"}'; expect schema-order "accept" 0 -- --schema "$tmp/s.json"
+input='{"b":"x","a":1}'; expect schema-reordered "reject at byte 11" 1 -- --schema "$tmp/s.json"
+input='{"b":"x","a":1}'; expect schema-any-order "accept" 0 -- --schema "$tmp/s.json" --any-order
+input='{"a":1,"c":2}';   expect schema-extra "accept" 0 -- --schema "$tmp/s.json"
+input='{"a":1,"c":2}';   expect schema-strict "reject at byte 8" 1 -- --schema "$tmp/s.json" --strict
+
 # errors: exit 2 with "error:" on stderr, line:column for grammar errors
 input="a"
 expect undefined "" 2 -- --grammar "$data/undefined.gbnf"
