@@ -30,6 +30,7 @@ typedef struct pd_nfa {
   uint32_t n_states, start, final;
   PD_ARRAY(pd_nfa_edge) edges;
   PD_ARRAY(uint32_t) first;
+  PD_ARRAY(pd_nfa_edge) spare; /* scratch of the sort by source */
   uint32_t max_states; /* NFA states allowed, else PD_ERR_LIMIT */
   const uint32_t *inl; /* per rule: copied in at a reference unless PD_IR_NONE; may be NULL */
 } pd_nfa;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "base/error.h"
 #include "build.h"
 
@@ -30,11 +31,7 @@ typedef struct pd__sub {
   uint32_t limit;            /* DFA states allowed for this rule */
 } pd__sub;
 
-static uint32_t pd__hash(const uint32_t *s, uint32_t n) {
-  uint32_t h = 2166136261u ^ n;
-  for (uint32_t i = 0; i < n; i++) h = (h ^ s[i]) * 16777619u;
-  return h;
-}
+static uint32_t pd__hash(const uint32_t *s, uint32_t n) { return pd_hash_words(s, n); }
 
 static bool pd__table_grow(pd__sub *u) {
   if (u->table_cap && u->sets.len * 2 < u->table_cap) return true;
@@ -136,25 +133,46 @@ static bool pd__emit(pd_pda_builder *b, uint8_t kind, uint8_t lo, uint8_t hi, ui
 /* Byte edges of the current set: elementary intervals, merged when equal. */
 static pd_status pd__bytes(pd__sub *u, pd_pda_builder *b, size_t nb, uint32_t start,
                            uint32_t *count, pd_error *err) {
-  bool cut[257] = {false};
+  uint64_t cut[5] = {0}; /* interval starts, as bits 0..256 */
   for (size_t i = 0; i < nb; i++) {
-    cut[u->out.data[i].lo] = true;
-    cut[u->out.data[i].hi + 1] = true;
+    unsigned a = u->out.data[i].lo, z = u->out.data[i].hi + 1u;
+    cut[a / 64] |= 1ull << (a % 64);
+    cut[z / 64] |= 1ull << (z % 64);
   }
+  cut[4] |= 1; /* 256 ends the last interval */
   size_t first_edge = b->edges.len;
+  uint32_t prev_id = UINT32_MAX; /* the previous interval's seed and set */
   for (int lo = 0; lo < 256;) {
-    int hi = lo;
-    while (hi + 1 < 256 && !cut[hi + 1]) hi++;
-    pd_array_clear(&u->seed);
+    unsigned w = (unsigned)(lo + 1) / 64; /* the next start after lo */
+    uint64_t bits = cut[w] & (~0ull << ((unsigned)(lo + 1) % 64));
+    while (!bits) bits = cut[++w];
+    int hi = (int)(w * 64 + (unsigned)__builtin_ctzll(bits)) - 1;
+    /* the seed: targets of the edges covering [lo, hi]; neighbours often share
+     * it (a class split only by another edge's boundary), then so do their sets */
+    size_t n = 0;
+    bool same = prev_id != UINT32_MAX;
     for (size_t i = 0; i < nb; i++) {
       const pd_nfa_edge *e = &u->out.data[i];
-      if (e->lo <= lo && hi <= e->hi && !pd_array_push(u->a, &u->seed, e->to))
-        return pd__nomem(err);
+      if (e->lo > lo || hi > e->hi) continue;
+      if (same && (n >= u->seed.len || u->seed.data[n] != e->to)) same = false;
+      if (!same) {
+        if (n < u->seed.len) {
+          u->seed.data[n] = e->to;
+        } else if (!pd_array_push(u->a, &u->seed, e->to)) {
+          return pd__nomem(err);
+        }
+      }
+      n++;
     }
-    if (u->seed.len) {
-      uint32_t id;
-      pd_status s = pd__intern(u, &id, err);
-      if (s) return s;
+    same = same && n == u->seed.len;
+    u->seed.len = n;
+    if (n) {
+      uint32_t id = prev_id;
+      if (!same) {
+        pd_status s = pd__intern(u, &id, err);
+        if (s) return s;
+      }
+      prev_id = id;
       pd_pda_edge *last = b->edges.len > first_edge ? &pd_array_last(&b->edges) : NULL;
       if (last && last->to == start + id && last->hi + 1 == lo)
         last->hi = (uint8_t)hi;

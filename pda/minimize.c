@@ -4,7 +4,7 @@
  * mean fewer token classifications in masks/.
  *
  * Each round gives every state the signature
- *   [class(s), then per edge: kind, lo, hi, neg, arg, class(to)]
+ *   [class(s), then per edge: (kind, neg, lo, hi) in one word, arg, class(to)]
  * and numbers distinct signatures in order of first appearance (so the start
  * state keeps class 0); it stops when the number of classes stops growing.
  * Moore needs as many rounds as the longest chain of states told apart only
@@ -13,6 +13,7 @@
  * states share. */
 #include <string.h>
 
+#include "base/bits.h"
 #include "base/error.h"
 #include "build.h"
 
@@ -72,11 +73,7 @@ static bool pd__longest(pd__min *m, uint32_t *d) {
   return ok;
 }
 
-static uint32_t pd__sig_hash(const uint32_t *s, uint32_t n) {
-  uint32_t h = 2166136261u;
-  for (uint32_t i = 0; i < n; i++) h = (h ^ s[i]) * 16777619u;
-  return h;
-}
+static uint32_t pd__sig_hash(const uint32_t *s, uint32_t n) { return pd_hash_words(s, n); }
 
 static bool pd__signatures(pd__min *m) {
   pd_array_clear(&m->sig);
@@ -84,13 +81,14 @@ static bool pd__signatures(pd__min *m) {
     const pd_pda_state *st = &m->b->states.data[m->start + i];
     uint32_t ne = st->n_byte + st->n_call + st->n_token;
     m->sig_at[i] = (uint32_t)m->sig.len;
-    if (!pd_array_reserve(m->a, &m->sig, 1 + 6 * (size_t)ne)) return false;
+    if (!pd_array_reserve(m->a, &m->sig, 1 + 3 * (size_t)ne)) return false;
     m->sig.data[m->sig.len++] = m->cls[i];
     for (uint32_t k = 0; k < ne; k++) {
       const pd_pda_edge *e = &m->b->edges.data[st->edges + k];
-      uint32_t w[6] = {e->kind, e->lo, e->hi, e->neg, e->arg, m->cls[e->to - m->start]};
+      uint32_t w[3] = {(uint32_t)e->kind << 17 | (uint32_t)e->neg << 16 | (uint32_t)e->lo << 8 | e->hi,
+                       e->arg, m->cls[e->to - m->start]};
       memcpy(m->sig.data + m->sig.len, w, sizeof w);
-      m->sig.len += 6;
+      m->sig.len += 3;
     }
   }
   m->sig_at[m->n] = (uint32_t)m->sig.len;

@@ -5,6 +5,7 @@
  * same-length piece is split until every byte position ranges independently
  * ("rectangles"), which is exactly when a sequence of byte ranges is exact. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/check.h"
 #include "base/error.h"
@@ -198,23 +199,29 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
   return pd__fail(err, PD_ERR_INTERNAL, "unknown IR node kind %u", nd->kind);
 }
 
-static int pd__cmp_from(const void *x, const void *y) {
-  const pd_nfa_edge *a = x, *b = y;
-  if (a->from != b->from) return a->from < b->from ? -1 : 1;
-  return 0;
-}
-
-/* Sorts edges by source and builds first[]. */
+/* Sorts edges by source (a counting sort: stable, linear) and builds first[]. */
 static pd_status pd__index(pd_nfa *n, pd_error *err) {
-  if (n->edges.len) qsort(n->edges.data, n->edges.len, sizeof *n->edges.data, pd__cmp_from);
+  size_t ne = n->edges.len, ns = n->n_states;
   pd_array_clear(&n->first);
-  if (!pd_array_reserve(n->a, &n->first, (size_t)n->n_states + 1)) return pd__nomem(err);
-  size_t e = 0;
-  for (uint32_t q = 0; q <= n->n_states; q++) {
-    while (e < n->edges.len && n->edges.data[e].from < q) e++;
-    n->first.data[q] = (uint32_t)e;
+  pd_array_clear(&n->spare);
+  if (!pd_array_reserve(n->a, &n->first, ns + 1) || !pd_array_reserve(n->a, &n->spare, ne))
+    return pd__nomem(err);
+  uint32_t *first = n->first.data;
+  memset(first, 0, (ns + 1) * sizeof *first);
+  for (size_t e = 0; e < ne; e++) first[n->edges.data[e].from + 1]++;
+  for (size_t q = 0; q < ns; q++) first[q + 1] += first[q];
+  for (size_t e = 0; e < ne; e++) { /* first[q] walks up to first[q + 1], then is reset */
+    const pd_nfa_edge *x = &n->edges.data[e];
+    n->spare.data[first[x->from]++] = *x;
   }
-  n->first.len = (size_t)n->n_states + 1;
+  for (size_t q = ns; q > 0; q--) first[q] = first[q - 1];
+  first[0] = 0;
+  pd_nfa_edge *t = n->edges.data;
+  size_t cap = n->edges.cap;
+  n->edges.data = n->spare.data, n->edges.cap = n->spare.cap;
+  n->spare.data = t, n->spare.cap = cap;
+  n->edges.len = ne, n->spare.len = 0;
+  n->first.len = ns + 1;
   return PD_OK;
 }
 
@@ -231,4 +238,5 @@ pd_status pd_pda_nfa_build(pd_nfa *nfa, const pd_ir *w, uint32_t body, pd_error 
 void pd_pda_nfa_free(pd_nfa *nfa) {
   pd_array_free(nfa->a, &nfa->edges);
   pd_array_free(nfa->a, &nfa->first);
+  pd_array_free(nfa->a, &nfa->spare);
 }
