@@ -220,18 +220,27 @@ static pd_status pd__expand(pd__sub *u, pd_pda_builder *b, uint32_t d, uint32_t 
           !pd_array_push(u->a, &u->out, u->nfa->edges.data[e]))
         return pd__nomem(err);
   }
-  if (u->out.len > 24) {
-    qsort(u->out.data, u->out.len, sizeof *u->out.data, pd__cmp_edge);
-  } else {
-    for (size_t i = 1; i < u->out.len; i++) {
+  /* byte edges first, in any order (pd__bytes reads them all); the calls and
+   * tokens after them sorted, so equal (kind, arg, neg) are adjacent */
+  size_t nb = 0;
+  for (size_t i = 0; i < u->out.len; i++)
+    if (u->out.data[i].kind == PD_EDGE_BYTE) {
       pd_nfa_edge x = u->out.data[i];
+      u->out.data[i] = u->out.data[nb];
+      u->out.data[nb++] = x;
+    }
+  pd_nfa_edge *rest = u->out.data + nb;
+  size_t n_rest = u->out.len - nb;
+  if (n_rest > 24) {
+    qsort(rest, n_rest, sizeof *rest, pd__cmp_edge);
+  } else {
+    for (size_t i = 1; i < n_rest; i++) {
+      pd_nfa_edge x = rest[i];
       size_t j = i;
-      for (; j && pd__cmp_edge(&u->out.data[j - 1], &x) > 0; j--) u->out.data[j] = u->out.data[j - 1];
-      u->out.data[j] = x;
+      for (; j && pd__cmp_edge(&rest[j - 1], &x) > 0; j--) rest[j] = rest[j - 1];
+      rest[j] = x;
     }
   }
-  size_t nb = 0;
-  while (nb < u->out.len && u->out.data[nb].kind == PD_EDGE_BYTE) nb++;
   size_t nc = nb;
   while (nc < u->out.len && u->out.data[nc].kind == PD_EDGE_CALL) nc++;
   pd_status s = pd__bytes(u, b, nb, start, &st.n_byte, err);

@@ -4,7 +4,6 @@
  * the UTF-8 length boundaries (U+007F/0080, 07FF/0800, FFFF/10000), then each
  * same-length piece is split until every byte position ranges independently
  * ("rectangles"), which is exactly when a sequence of byte ranges is exact. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/check.h"
