@@ -165,10 +165,9 @@ static bool pd__close(pd_classifier *k, bool *ends) {
   return true;
 }
 
-/* The target of state s on byte b, or UINT32_MAX. */
-static uint32_t pd__step(pd_classifier *k, uint32_t s, uint8_t b) {
-  uint32_t r = k->row_of[s];
-  if (r) return k->rows256.data[(size_t)(r - 1) * 256 + b] - 1;
+/* The target of state s on byte b, or UINT32_MAX: its row made now, or past
+ * the rows' bound a scan of its edges. */
+static __attribute__((noinline)) uint32_t pd__step_slow(pd_classifier *k, uint32_t s, uint8_t b) {
   const pd_pda_state *st = &k->states[s];
   const pd_pda_edge *e = k->edges + st->edges;
   size_t at = k->rows256.len;
@@ -184,6 +183,12 @@ static uint32_t pd__step(pd_classifier *k, uint32_t s, uint8_t b) {
   for (uint32_t i = 0; i < st->n_byte && e[i].lo <= b; i++)
     if (b <= e[i].hi) return e[i].to;
   return UINT32_MAX;
+}
+
+/* The target of state s on byte b, or UINT32_MAX. */
+static inline uint32_t pd__step(pd_classifier *k, uint32_t s, uint8_t b) {
+  uint32_t r = k->row_of[s];
+  return r ? k->rows256.data[(size_t)(r - 1) * 256 + b] - 1 : pd__step_slow(k, s, b);
 }
 
 static void pd__pop(pd_classifier *k, uint32_t n) {
