@@ -443,7 +443,7 @@ static pd_status pd__hostname(pd_sc *sc, uint32_t *node) {
 #define PD__VARCHAR "([A-Za-z0-9_]|" PD__PCT ")"
 #define PD__VARSPEC PD__VARCHAR "(\\.?" PD__VARCHAR ")*(:[1-9][0-9]{0,3}|\\*)?"
 #define PD__URI_TEMPLATE                                                              \
-  "([!#$&'()*+,./0-9:;=?@A-Z\\[\\]_a-z~\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" \
+  "([!#$&'()*+,\\-./0-9:;=?@A-Z\\[\\]_a-z~\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" \
   PD__UCS_HIGH "]|" PD__PCT "|\\{[+#./;?&=,!@|]?" PD__VARSPEC "(," PD__VARSPEC ")*\\})*"
 
 static const pd__format pd__formats[] = {

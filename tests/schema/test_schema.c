@@ -137,6 +137,12 @@ static char *pdt_host(unsigned n, unsigned len) {
 
 static void test_formats(void **state) {
   (void)state;
+  /* uri-template literals: RFC 6570's set with "-" (and "'", per its errata) */
+  static const char *const ut = "{\"format\":\"uri-template\"}";
+  assert_true(pdt_accepts(ut, "\"http://ex-ample.com/{id}/a-b\""));
+  assert_true(pdt_accepts(ut, "\"a'b\""));
+  assert_false(pdt_accepts(ut, "\"a b\""));
+  assert_false(pdt_accepts(ut, "\"a^b\""));
   pdt_compiled h;
   pdt_compile(&h, "{\"format\":\"hostname\"}");
   static const char *const host_ok[] = {
