@@ -95,15 +95,49 @@ static uint32_t pd__upto(pd__chain *c, uint32_t n) {
   return pd_ir_alt2(c->w, pd__q_node(c, k), big);
 }
 
-/* Whether x holds no repetition of its own: block copies of a nested
- * repetition multiply (x{0,100}){0,100} into automata too big to determinize. */
-static bool pd__flat(const pd_ir *w, uint32_t node, int depth) {
+/* Whether x suits blocks: a plain expression (bytes, classes, sequences,
+ * alternatives, small fixed repetitions) that cannot match the empty string,
+ * whose references lead to plain rules of the same kind (a JSON string
+ * character). A larger repetition inside would multiply into automata too big
+ * to determinize ((x{0,100}){0,100}); a call of a recursive or nullable rule
+ * would make every inline copy a call that may be skipped, and the Earley rows
+ * of an ambiguous grammar blow up (found by fuzz_matcher). */
+static bool pd__plain(const pd_ir *w, uint32_t node, int depth, bool *nullable) {
   const pd_ir_node *nd = pd_ir_at(w, node);
-  if (depth > 64 || nd->kind == PD_IR_REPEAT) return false;
-  if (nd->kind != PD_IR_SEQ && nd->kind != PD_IR_ALT) return true;
-  for (uint32_t i = 0; i < nd->n; i++)
-    if (!pd__flat(w, w->kids.data[nd->off + i], depth + 1)) return false;
-  return true;
+  if (depth > 64) return false;
+  switch ((pd_ir_kind)nd->kind) {
+    case PD_IR_BYTES: *nullable = nd->n == 0; return true;
+    case PD_IR_CLASS: *nullable = false; return true;
+    case PD_IR_EMPTY: *nullable = true; return true;
+    case PD_IR_NOTHING: *nullable = false; return true;
+    case PD_IR_REF: {
+      uint32_t body = w->rules.data[nd->a].body;
+      return depth == 0 && body != PD_IR_NONE && pd__plain(w, body, depth + 1, nullable);
+    }
+    case PD_IR_SEQ:
+    case PD_IR_ALT: {
+      bool seq = nd->kind == PD_IR_SEQ, acc = seq;
+      for (uint32_t i = 0; i < nd->n; i++) {
+        bool k;
+        if (!pd__plain(w, w->kids.data[nd->off + i], depth + 1, &k)) return false;
+        acc = seq ? acc && k : acc || k;
+      }
+      *nullable = acc;
+      return true;
+    }
+    case PD_IR_REPEAT: /* small fixed counts, as in a \uXXXX escape */
+      if (nd->n == PD_IR_INF || nd->n > PD_PDA_INLINE_COPIES ||
+          !pd__plain(w, nd->a, depth + 1, nullable))
+        return false;
+      *nullable = *nullable || nd->off == 0;
+      return true;
+    default: return false; /* TOKEN */
+  }
+}
+
+static bool pd__blockable(const pd_ir *w, uint32_t x) {
+  bool nullable = true;
+  return pd__plain(w, x, 0, &nullable) && !nullable;
 }
 
 /* node as the body of a fresh helper rule, called where node stood. */
@@ -222,7 +256,7 @@ pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err) {
                       nd.n != PD_IR_INF && nd.n > nd.off ? nd.n : nd.off, max_repeat);
     uint32_t weight = pd_pda_weight(w, nd.a, 0);
     if (pd_pda_repeat_inline(weight, nd.off, nd.n)) continue;
-    bool light = pd__sat_mul(weight, PD_PDA_BLOCK) <= PD_PDA_BLOCK_BUDGET && pd__flat(w, nd.a, 0);
+    bool light = pd__sat_mul(weight, PD_PDA_BLOCK) <= PD_PDA_BLOCK_BUDGET && pd__blockable(w, nd.a);
     if (light && nd.n != PD_IR_INF && nd.n <= PD_PDA_BLOCK) continue; /* all inline */
     uint32_t r = light ? pd__lower_blocks(&sh, w, nd.a, nd.off, nd.n) : pd__lower(w, nd);
     if (r == PD_IR_NONE || w->oom) return pd__nomem(err);
