@@ -727,15 +727,25 @@ static const struct {
     {"maxProperties", "minProperties", PD_SC_OBJ, 1},
 };
 
+/* sc->negs: derived schemas memoized by the node they derive from. */
+static bool pd__negs_find(const pd_sc *sc, uint32_t from, uint32_t *out) {
+  for (size_t i = 0; i + 1 < sc->negs.len; i += 2)
+    if (sc->negs.data[i] == from) return *out = sc->negs.data[i + 1], true;
+  return false;
+}
+
+static pd_status pd__negs_put(pd_sc *sc, uint32_t from, uint32_t derived) {
+  if (!pd_array_reserve(sc->ir.alloc, &sc->negs, 2)) return pd__nomem(sc->err);
+  sc->negs.data[sc->negs.len++] = from;
+  sc->negs.data[sc->negs.len++] = derived;
+  return PD_OK;
+}
+
 /* {neg: v'} for bound b with value node v, made once per v (memoizable
  * conjs); *out PD_JSON_NONE when nothing fails the bound, *ok false when v
  * is not a usable value. */
 static pd_status pd__neg_bound(pd_sc *sc, size_t b, uint32_t v, uint32_t *out, bool *ok) {
-  for (size_t i = 0; i + 1 < sc->negs.len; i += 2)
-    if (sc->negs.data[i] == v) {
-      *out = sc->negs.data[i + 1];
-      return PD_OK;
-    }
+  if (pd__negs_find(sc, v, out)) return PD_OK;
   char text[64];
   size_t n;
   uint32_t x;
@@ -764,11 +774,8 @@ static pd_status pd__neg_bound(pd_sc *sc, size_t b, uint32_t v, uint32_t *out, b
         (obj = pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, 2)) == PD_JSON_NONE)
       return pd__nomem(sc->err);
   }
-  if (!pd_array_reserve(sc->ir.alloc, &sc->negs, 2)) return pd__nomem(sc->err);
-  sc->negs.data[sc->negs.len++] = v;
-  sc->negs.data[sc->negs.len++] = obj;
   *out = obj;
-  return PD_OK;
+  return pd__negs_put(sc, v, obj);
 }
 
 /* A derived schema {kw: v} or {kw1: v1, kw2: v2} (v, v1, v2 copied). */
@@ -877,19 +884,18 @@ static pd_status pd__negate_values(pd_sc *sc, uint32_t v, bool single, pd__lit *
       nums[b - 1] = t;
     }
   /* cached: the derived schemas are keyed by v in sc->negs, one lit list per v */
-  for (size_t i = 0; i + 1 < sc->negs.len; i += 2)
-    if (sc->negs.data[i] == v) {
-      uint32_t list = sc->negs.data[i + 1];
-      for (uint32_t k = 0; k < pd_json_len(&sc->doc, list); k++) {
-        if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
-        uint32_t e = pd_json_elem(&sc->doc, list, k);
-        lits[(*n)++] =
-            (pd__lit){e, pd_json_get(&sc->doc, e, "const") != PD_JSON_NONE        ? PD_SC_BOOL
-                         : pd_json_get(&sc->doc, e, PD_SC_NOT_IN) != PD_JSON_NONE ? PD_SC_STR
-                                                                                  : PD_SC_NUM};
-      }
-      return PD_OK;
+  uint32_t list;
+  if (pd__negs_find(sc, v, &list)) {
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, list); k++) {
+      if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
+      uint32_t e = pd_json_elem(&sc->doc, list, k);
+      lits[(*n)++] =
+          (pd__lit){e, pd_json_get(&sc->doc, e, "const") != PD_JSON_NONE        ? PD_SC_BOOL
+                       : pd_json_get(&sc->doc, e, PD_SC_NOT_IN) != PD_JSON_NONE ? PD_SC_STR
+                                                                                : PD_SC_NUM};
     }
+    return PD_OK;
+  }
   uint32_t made[PD__MAX_LITS + 2], m = 0;
   for (uint32_t k = 0; k <= nn && nn > 0; k++) {
     const char *lo = k > 0 ? "exclusiveMinimum" : NULL, *hi = k < nn ? "exclusiveMaximum" : NULL;
@@ -906,12 +912,9 @@ static pd_status pd__negate_values(pd_sc *sc, uint32_t v, bool single, pd__lit *
   if (ns > 0) made[m++] = pd__not_in_schema(sc, v, single);
   for (uint32_t k = 0; k < m; k++)
     if (made[k] == PD_JSON_NONE) return pd__nomem(sc->err);
-  uint32_t list = pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, made, m);
-  if (list == PD_JSON_NONE || !pd_array_reserve(sc->ir.alloc, &sc->negs, 2))
-    return pd__nomem(sc->err);
-  sc->negs.data[sc->negs.len++] = v;
-  sc->negs.data[sc->negs.len++] = list;
-  return pd__negate_values(sc, v, single, lits, n, ok); /* now cached */
+  list = pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, made, m);
+  pd_status st = list == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, v, list);
+  return st ? st : pd__negate_values(sc, v, single, lits, n, ok); /* now cached */
 }
 
 static pd_status pd__negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit *lits, size_t *n,
@@ -1017,11 +1020,7 @@ static pd_status pd__neg_schema(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) 
  * {"required": [key], "properties": {key: not-S}}. Made once per key node. */
 static pd_status pd__neg_property(pd_sc *sc, uint32_t v, uint32_t k, uint32_t *out, bool *ok) {
   uint32_t key = pd_json_mkey(&sc->doc, v, k), neg;
-  for (size_t i = 0; i + 1 < sc->negs.len; i += 2)
-    if (sc->negs.data[i] == key) {
-      *out = sc->negs.data[i + 1];
-      return PD_OK;
-    }
+  if (pd__negs_find(sc, key, out)) return PD_OK;
   pd_status st = pd__neg_schema(sc, pd_json_mval(&sc->doc, v, k), &neg, ok);
   if (st || !*ok) return st;
   uint32_t k1 = pd__copy_string(sc, key), k2 = pd__copy_string(sc, key);
@@ -1032,11 +1031,7 @@ static pd_status pd__neg_property(pd_sc *sc, uint32_t v, uint32_t k, uint32_t *o
       k2 == PD_JSON_NONE ? PD_JSON_NONE : pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, pv, 2);
   *out =
       pd__object(sc, (const char *const[]){"required", "properties"}, (uint32_t[]){req, props}, 2);
-  if (*out == PD_JSON_NONE || !pd_array_reserve(sc->ir.alloc, &sc->negs, 2))
-    return pd__nomem(sc->err);
-  sc->negs.data[sc->negs.len++] = key;
-  sc->negs.data[sc->negs.len++] = *out;
-  return PD_OK;
+  return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, key, *out);
 }
 
 /* The way element i of "prefixItems" value v fails: there are more than i
@@ -1045,11 +1040,7 @@ static pd_status pd__neg_property(pd_sc *sc, uint32_t v, uint32_t k, uint32_t *o
  * node (keyed in sc->negs by v's element). */
 static pd_status pd__neg_prefix(pd_sc *sc, uint32_t v, uint32_t i, uint32_t *out, bool *ok) {
   uint32_t S = pd_json_elem(&sc->doc, v, i), neg;
-  for (size_t k = 0; k + 1 < sc->negs.len; k += 2)
-    if (sc->negs.data[k] == S) {
-      *out = sc->negs.data[k + 1];
-      return PD_OK;
-    }
+  if (pd__negs_find(sc, S, out)) return PD_OK;
   pd_status st = pd__neg_schema(sc, S, &neg, ok);
   if (st || !*ok) return st;
   uint32_t *items = pd__malloc(sc->ir.alloc, (i + 1) * sizeof *items);
@@ -1065,11 +1056,7 @@ static pd_status pd__neg_prefix(pd_sc *sc, uint32_t v, uint32_t i, uint32_t *out
   uint32_t min = pd_json_add(&sc->doc, PD_JSON_NUMBER, text, (size_t)len, NULL, 0);
   *out =
       pd__object(sc, (const char *const[]){"minItems", "prefixItems"}, (uint32_t[]){min, arr}, 2);
-  if (*out == PD_JSON_NONE || !pd_array_reserve(sc->ir.alloc, &sc->negs, 2))
-    return pd__nomem(sc->err);
-  sc->negs.data[sc->negs.len++] = S;
-  sc->negs.data[sc->negs.len++] = *out;
-  return PD_OK;
+  return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, S, *out);
 }
 
 /* The literals of keyword name (value v) of a negatable schema. */

@@ -797,6 +797,35 @@ static void test_number_ranges(void **state) {
     }
 }
 
+/* Fails allocation n of compiling s (to IR only, or the whole grammar) for
+ * n = 1, 2, ... until one succeeds: every failure is NOMEM and leaks nothing. */
+static void pdt_fail_each(const char *s, bool grammar) {
+  pd_grammar_options o = pdt_opts();
+  o.allocator = &pdt_allocator;
+  for (long n = 1;; n++) {
+    pdt_alloc_reset(n);
+    pd_status st;
+    if (grammar) {
+      pd_grammar *g = NULL;
+      st = pd_grammar_compile_json_schema(s, strlen(s), NULL, &o, &g, NULL);
+      pd_grammar_free(g);
+    } else {
+      pd_ir ir;
+      pd_ir_init(&ir, &pdt_allocator);
+      char *relaxed = NULL;
+      st = pd_schema_to_ir(s, strlen(s), false, &o, &ir, &relaxed, NULL);
+      pd__free(&pdt_allocator, relaxed);
+      pd_ir_free(&ir);
+    }
+    assert_int_equal(pdt_alloc.live, 0);
+    if (!pdt_alloc.failed) {
+      assert_int_equal(st, PD_OK);
+      return;
+    }
+    if (st != PD_ERR_NOMEM) fail_msg("allocation %ld: status %d", n, (int)st);
+  }
+}
+
 /* Every allocation failure is reported as NOMEM and leaks nothing. */
 static void test_alloc_failure(void **state) {
   (void)state;
@@ -805,23 +834,8 @@ static void test_alloc_failure(void **state) {
       "\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"},\"b\":{\"type\":"
       "\"array\",\"items\":{\"enum\":[\"x\",1.5]},\"maxItems\":3},\"c\":{\"format\":\"date\"}},"
       "\"required\":[\"a\"],\"minProperties\":1,\"anyOf\":[{\"required\":[\"b\"]},{}]}";
-  pd_grammar_options o = pdt_opts();
-  o.allocator = &pdt_allocator;
-  for (long n = 1;; n++) {
-    pdt_alloc_reset(n);
-    pd_ir ir;
-    pd_ir_init(&ir, &pdt_allocator);
-    char *relaxed = NULL;
-    pd_status st = pd_schema_to_ir(s, strlen(s), false, &o, &ir, &relaxed, NULL);
-    pd__free(&pdt_allocator, relaxed);
-    pd_ir_free(&ir);
-    assert_int_equal(pdt_alloc.live, 0);
-    if (!pdt_alloc.failed) {
-      assert_int_equal(st, PD_OK);
-      break;
-    }
-    assert_int_equal(st, PD_ERR_NOMEM);
-  }
+  pdt_fail_each(s, false);
+  pdt_fail_each(s, true);
   /* the derived schemas, automata and counters of the newer keywords */
   const char *s2 =
       "{\"patternProperties\":{\"^a\":{\"type\":\"string\"},\"b\":{\"minimum\":1}},"
@@ -831,33 +845,7 @@ static void test_alloc_failure(void **state) {
       "\"then\":{\"const\":\"ab\"},\"else\":{\"not\":{\"enum\":[\"zzzz\",1,true]}},"
       "\"oneOf\":[{\"minimum\":2},{\"maximum\":5},{\"properties\":{\"q\":{\"const\":3}}}],"
       "\"unevaluatedProperties\":{\"multipleOf\":2}}";
-  for (long n = 1;; n++) {
-    pdt_alloc_reset(n);
-    pd_ir ir;
-    pd_ir_init(&ir, &pdt_allocator);
-    char *relaxed = NULL;
-    pd_status st = pd_schema_to_ir(s2, strlen(s2), false, &o, &ir, &relaxed, NULL);
-    pd__free(&pdt_allocator, relaxed);
-    pd_ir_free(&ir);
-    assert_int_equal(pdt_alloc.live, 0);
-    if (!pdt_alloc.failed) {
-      assert_int_equal(st, PD_OK);
-      break;
-    }
-    if (st != PD_ERR_NOMEM) fail_msg("allocation %ld: status %d", n, (int)st);
-  }
-  for (long n = 1;; n++) {
-    pdt_alloc_reset(n);
-    pd_grammar *g = NULL;
-    pd_status st = pd_grammar_compile_json_schema(s, strlen(s), NULL, &o, &g, NULL);
-    pd_grammar_free(g);
-    assert_int_equal(pdt_alloc.live, 0);
-    if (!pdt_alloc.failed) {
-      assert_int_equal(st, PD_OK);
-      break;
-    }
-    assert_int_equal(st, PD_ERR_NOMEM);
-  }
+  pdt_fail_each(s2, false);
 }
 
 int main(void) {
