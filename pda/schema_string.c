@@ -622,13 +622,26 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
     bool refused;
     const char *re = search ? pd_json_str(&sc->doc, at) : pd__format_regex(sc, at, &refused);
     size_t len = search ? pd_json_at(&sc->doc, at)->n : strlen(re);
+    uint32_t inner;
+    if ((min > 0 || max != PD_IR_INF) && len > 0) {
+      /* the pattern cut to the lengths on its structure (pd_regex_to_ir_len),
+       * else the length keyword is refused */
+      pd_regex_target t = {pd_sc_jchar, NULL};
+      pd_error e;
+      st = pd_regex_to_ir_len(&sc->ir, re, len, &t, search, min, max, &sc->opts, &inner, &e);
+      if (st == PD_ERR_NOMEM) return pd__nomem(sc->err);
+      if (st == PD_OK) {
+        *node = pd__quoted(sc, inner);
+        return pd_sc_ir_status(sc);
+      }
+      st = PD_OK; /* not cut exactly: the length keyword is refused below */
+    }
     if (min > 0 || max != PD_IR_INF) {
       uint32_t where = pd_sc_kw(sc, c, 0, min > 0 ? "minLength" : "maxLength");
       st = pd_sc_unsupported(sc, where == PD_JSON_NONE ? at : where,
                              min > 0 ? "minLength" : "maxLength", "length with pattern/format");
       if (st) return st;
     }
-    uint32_t inner;
     if (!search && len == 0)
       st = pd__hostname(sc, &inner);
     else

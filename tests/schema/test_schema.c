@@ -120,6 +120,26 @@ static void test_strings(void **state) {
   ACCEPT("{\"pattern\":\"^a+$\"}", "\"aa\\u0061\"");
   ACCEPT("{\"pattern\":\"b\"}", "\"abc\"");
   REJECT("{\"pattern\":\"^a+$\"}", "\"ab\"");
+  /* pattern and length together: every string over {a, -, Z} up to 6 long */
+  const char *pl = "{\"pattern\":\"^[a-z0-9-]+$\",\"minLength\":2,\"maxLength\":5}";
+  pdt_compiled c;
+  pdt_compile(&c, pl);
+  for (unsigned len = 0, total = 1; len <= 6; len++, total *= 3)
+    for (unsigned code = 0; code < total; code++) {
+      char text[16];
+      size_t k = 0;
+      bool in_class = len > 0;
+      text[k++] = '"';
+      for (unsigned i = 0, x = code; i < len; i++, x /= 3) {
+        text[k++] = "a-Z"[x % 3];
+        in_class = in_class && text[k - 1] != 'Z';
+      }
+      text[k++] = '"';
+      text[k] = 0;
+      bool want = in_class && len >= 2 && len <= 5;
+      if (pdt_check(&c, text) != want) fail_msg("%s on %s", pl, text);
+    }
+  pdt_release(&c);
 }
 
 /* A hostname of n labels, each of length len (letters), dot-separated. */
