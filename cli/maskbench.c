@@ -1,7 +1,7 @@
 /* maskbench.c - `pushdown maskbench`: the MaskBench method over a folder of schemas.
  *
  *   pushdown maskbench DIR --tokenizer tokenizer.json [--grammar FILE] [--json] [--cpu-time]
- *                          [--verbose] [--any-order]
+ *                          [--verbose] [--any-order] [--eager]
  *
  * For each schema file under DIR (sorted): compile and fill the first mask
  * (TTFM); then for each of its test instances (DIR/instances.jsonl, field
@@ -14,7 +14,9 @@
  * iff accepted) and reports disagreements on stderr. --verbose prints one line
  * per schema file on stderr (compile status, TTFM, tokens, slowest mask, wall time)
  * and one per wrong verdict. --any-order compiles schemas with properties in
- * any order (the default is their declared order, as every engine does). */
+ * any order (the default is their declared order, as every engine does);
+ * --eager classifies every state at compile time (in TTFM) instead of when a
+ * mask first needs it (in that TBM). */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -41,7 +43,7 @@ typedef struct pd__mb_samples {
 
 typedef struct pd__mb {
   const char *dir, *tokenizer, *grammar_path;
-  bool json, cpu_time, verbose, any_order;
+  bool json, cpu_time, verbose, any_order, eager;
   char *grammar; /* --grammar text */
   size_t grammar_len;
   char *prefix; /* "SUB/" when DIR is a subfolder of the instances' folder */
@@ -215,8 +217,8 @@ static bool pd__mb_walk(pd__mb *b, const char *rel, int depth) {
 
 /* Compiles file rel's grammar (--grammar's text, or the file's "schema"). */
 static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g) {
-  if (b->grammar)
-    return pd_grammar_compile_gbnf(b->grammar, b->grammar_len, b->vocab, NULL, g, NULL);
+  pd_grammar_options o = {.any_order = b->any_order, .eager_masks = b->eager};
+  if (b->grammar) return pd_grammar_compile_gbnf(b->grammar, b->grammar_len, b->vocab, &o, g, NULL);
   char path[8192];
   snprintf(path, sizeof path, "%s/%s", b->dir, rel);
   json_t *j = json_load_file(path, 0, NULL);
@@ -224,7 +226,6 @@ static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g) {
   char *text = schema ? json_dumps(schema, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
   json_decref(j);
   if (!text) return PD_ERR_SYNTAX;
-  pd_grammar_options o = {.any_order = b->any_order};
   pd_status st = pd_grammar_compile_json_schema(text, strlen(text), b->vocab, &o, g, NULL);
   free(text);
   return st;
@@ -385,6 +386,8 @@ static int pd__mb_args(pd__mb *b, int argc, char **argv) {
       b->verbose = true;
     } else if (!strcmp(o, "--any-order")) {
       b->any_order = true;
+    } else if (!strcmp(o, "--eager")) {
+      b->eager = true;
     } else if (!strcmp(o, "--tokenizer") || !strcmp(o, "--grammar")) {
       if (i + 1 >= argc) return pd_cli_usage("maskbench: %s needs a value", o);
       *(o[2] == 't' ? &b->tokenizer : &b->grammar_path) = argv[++i];
