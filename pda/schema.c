@@ -366,11 +366,14 @@ static uint32_t pd__double_negation(const pd_sc *sc, uint32_t s) {
   return inner;
 }
 
+#define PD__REF_HOPS 256 /* past this many, a "$ref" chain is conjoined as in 2020-12 */
+
 /* Copies conj [off, off+n) to the pool top, following $ref and allOf, dropping
  * `true`. *is_false is set when a member is `false`. */
 static pd_status pd__flatten(pd_sc *sc, size_t off, size_t n, size_t *out_off, bool *is_false) {
   size_t base = sc->pool.len;
   pd_status st;
+  uint32_t hops = 0; /* "$ref" members replaced by their targets (draft-07 and before) */
   *out_off = base;
   *is_false = false;
   for (size_t i = 0; i < n; i++)
@@ -387,6 +390,10 @@ static pd_status pd__flatten(pd_sc *sc, size_t off, size_t n, size_t *out_off, b
     if ((ref = pd_json_get(&sc->doc, s, "$ref")) != PD_JSON_NONE) {
       uint32_t target;
       if ((st = pd_sc_ref_resolve(sc, s, ref, &target))) return st;
+      if (sc->ref_alone && target != PD_JSON_NONE && target != s && hops++ < PD__REF_HOPS) {
+        sc->pool.data[i--] = PD_SC_ENTRY(target, 0); /* the member is its target alone */
+        continue;
+      }
       if (target != PD_JSON_NONE && (st = pd__add(sc, base, PD_SC_ENTRY(target, 0)))) return st;
     }
     if ((ref = pd_json_get(&sc->doc, s, "$dynamicRef")) != PD_JSON_NONE) {
@@ -1770,6 +1777,7 @@ pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
                         ? pd_json_str(&sc.doc, v)
                         : "";
     sc.int_no_frac = strstr(u, "draft-04") || strstr(u, "draft-03");
+    sc.ref_alone = sc.int_no_frac || strstr(u, "draft-06") || strstr(u, "draft-07");
   }
   if (!st) st = pd__root(&sc, json != NULL, object_only);
   if (!st && !pd_array_push(ir->alloc, &sc.relaxed, '\0')) st = pd__nomem(err);

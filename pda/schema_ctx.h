@@ -74,6 +74,7 @@ typedef struct pd_sc {
   uint32_t ws_rule, value_rule, string_rule, number_rule, jchar_rule; /* shared, lazily made */
   uint32_t host_rule; /* format hostname, lazily made */
   bool int_no_frac;   /* draft-04 "$schema": an integer is written without a fraction */
+  bool ref_alone;     /* draft-04/06/07 "$schema": "$ref" ignores its sibling keywords */
   uint32_t n_parsed;  /* nodes of the parsed schema; later ones are derived */
 } pd_sc;
 

@@ -791,6 +791,22 @@ static void test_draft4_integers(void **state) {
                           "10.0"));
 }
 
+/* Up to draft-07 "$ref" ignores its siblings; from 2019-09 on they apply too. */
+static void test_ref_siblings(void **state) {
+  (void)state;
+  static const char *const body =
+      "\"properties\":{\"a\":{\"type\":\"string\",\"$ref\":\"#/$defs/o\"}},"
+      "\"$defs\":{\"o\":{\"type\":\"object\"}}}";
+  char d7[300], d12[300];
+  snprintf(d7, sizeof d7, "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",%s", body);
+  snprintf(d12, sizeof d12, "{%s", body);
+  assert_true(pdt_accepts(d7, "{\"a\":{}}"));
+  assert_false(pdt_accepts(d7, "{\"a\":\"x\"}"));
+  assert_false(pdt_accepts(d12, "{\"a\":{}}"));
+  assert_false(pdt_accepts(d12, "{\"a\":\"x\"}"));
+  assert_true(pdt_accepts(d12, "{}"));
+}
+
 /* Decimals on a grid of hundredths against decimal bounds. */
 static void test_number_ranges(void **state) {
   (void)state;
@@ -880,6 +896,7 @@ int main(void) {
       cmocka_unit_test(test_negation),      cmocka_unit_test(test_max_contains),
       cmocka_unit_test(test_dynamic_ref),   cmocka_unit_test(test_multiple_of),
       cmocka_unit_test(test_unique_items),   cmocka_unit_test(test_draft4_integers),
+      cmocka_unit_test(test_ref_siblings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
