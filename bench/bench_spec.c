@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/json_span.h"
 #include "pushdown.h"
 
 #define PDB_WALK 4200
@@ -308,15 +309,16 @@ static pd_grammar *pdb__schema(pd_vocab *v, const char *file, char *cached, pd_g
   snprintf(cached, 512, "%s", file);
   char rel[600];
   snprintf(rel, sizeof rel, "maskbench/%s", file);
-  json_t *doc = json_load_file(pdb__data(rel), 0, NULL);
-  char *text = doc ? json_dumps(json_object_get(doc, "schema"), JSON_COMPACT) : NULL;
+  size_t len, n;
+  const char *schema;
+  char *text = pdb__read(pdb__data(rel), &len);
   pd_grammar *g = NULL;
   pd_grammar_options o = {.ws_mode = f->fixed_ws ? PD_WS_FIXED : PD_WS_FLEXIBLE,
                           .item_separator = ", ", .key_separator = ": ", .indent = -1};
-  if (text && pd_grammar_compile_json_schema(text, strlen(text), v, &o, &g, NULL) != PD_OK)
+  if (text && pd_cli_json_member(text, len, "schema", &schema, &n) && /* as written */
+      pd_grammar_compile_json_schema(schema, n, v, &o, &g, NULL) != PD_OK)
     g = NULL;
   free(text);
-  json_decref(doc);
   f->compile_ns += pdb__now() - t0;
   return g;
 }

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "json_span.h"
 #include "util.h"
 
 typedef struct pd__mb_inst {
@@ -221,12 +222,12 @@ static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g) {
   if (b->grammar) return pd_grammar_compile_gbnf(b->grammar, b->grammar_len, b->vocab, &o, g, NULL);
   char path[8192];
   snprintf(path, sizeof path, "%s/%s", b->dir, rel);
-  json_t *j = json_load_file(path, 0, NULL);
-  json_t *schema = json_object_get(j, "schema");
-  char *text = schema ? json_dumps(schema, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-  json_decref(j);
-  if (!text) return PD_ERR_SYNTAX;
-  pd_status st = pd_grammar_compile_json_schema(text, strlen(text), b->vocab, &o, g, NULL);
+  size_t len, n;
+  const char *schema;
+  char *text = pd_cli_read_file(path, &len);
+  pd_status st = PD_ERR_SYNTAX;
+  if (text && pd_cli_json_member(text, len, "schema", &schema, &n)) /* as written */
+    st = pd_grammar_compile_json_schema(schema, n, b->vocab, &o, g, NULL);
   free(text);
   return st;
 }

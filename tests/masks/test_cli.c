@@ -108,6 +108,37 @@ static void test_cli_maskbench(void **state) {
   pd_vocab_free(v);
 }
 
+/* Schema mode reads each schema as written: "minimum": 0.1 stays 0.1 (a
+ * re-serialized 0.10000000000000001 would turn the instance 0.1 away). */
+static void test_cli_maskbench_schema(void **state) {
+  (void)state;
+  const char *tok = pdt__tok();
+  if (!tok) skip();
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_load_hf(tok, NULL, NULL, &v, NULL), PD_OK);
+  uint32_t zero, dot, one;
+  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"0", 1, &zero), PD_OK);
+  assert_int_equal(pd_vocab_find(v, (const uint8_t *)".", 1, &dot), PD_OK);
+  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"1", 1, &one), PD_OK);
+  char path[512], lines[1024];
+  snprintf(path, sizeof path, "%s/mbs", pdt__dir);
+  mkdir(path, 0700);
+  pdt__write("mbs/n.json", "{\"tests\": [], \"schema\" : {\"type\": \"number\", "
+                           "\"minimum\": 0.1, \"title\": \"a [\\\"}\"}}");
+  snprintf(lines, sizeof lines,
+           "{\"file\":\"n.json\",\"test\":0,\"valid\":true,\"text\":\"0.1\",\"llama3\":[%u,%u,%u]}\n"
+           "{\"file\":\"n.json\",\"test\":1,\"valid\":false,\"text\":\"0.0\",\"llama3\":[%u,%u,%u]}\n",
+           zero, dot, one, zero, dot, zero);
+  pdt__write("mbs/instances.jsonl", lines);
+  static char out[1 << 16];
+  char args[1024];
+  snprintf(args, sizeof args, "maskbench mbs --tokenizer '%s' --json", tok);
+  assert_int_equal(pdt__run(args, out, sizeof out), 0);
+  assert_non_null(strstr(out, "\"schemas\":1,\"passing\":2,\"compile_errors\":0,"
+                              "\"validation_errors\":0,\"invalidation_errors\":0,"));
+  pd_vocab_free(v);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return 77;
   pdt__cli = argv[1];
@@ -116,6 +147,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cli_mask),
       cmocka_unit_test(test_cli_maskbench),
+      cmocka_unit_test(test_cli_maskbench_schema),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[512];
