@@ -146,6 +146,25 @@ pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, s
  * vals[0..*n), distinct, at most cap; false otherwise. `false` allows none. */
 bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size_t *n);
 
+/* ---- schema.c: shared with schema_not.c */
+/* Whether keyword name is known and asserts something (not an annotation). */
+bool pd_sc_kw_asserts(const char *name);
+/* The type mask of a "type" value t (a name or a list). */
+pd_status pd_sc_type_mask(pd_sc *sc, uint32_t t, uint32_t *mask);
+/* The type bit of the JSON value v (INT or FRAC for numbers). */
+uint32_t pd_sc_value_type(pd_sc *sc, uint32_t v);
+/* Whether x equals vals (single) or one of the array vals. */
+bool pd_sc_in_values(pd_sc *sc, uint32_t vals, bool single, uint32_t x);
+/* Whether schema s asserts nothing (true, {} or absent). */
+bool pd_sc_trivial_schema(const pd_sc *sc, uint32_t s);
+/* The schemas {"required": [key]} (*req) and {"properties": {key: false}}
+ * (*forbid), made once per key. */
+pd_status pd_sc_key_schemas(pd_sc *sc, uint32_t key, uint32_t *req, uint32_t *forbid);
+
+/* ---- schema_not.c: negation */
+/* Orders the JSON values a and b (numbers by value). */
+int pd_sc_value_cmp(pd_sc *sc, uint32_t a, uint32_t b);
+
 /* ---- schema_ref.c: $ref targets */
 /* *target = the schema node $ref (node ref, in schema) names; PD_JSON_NONE
  * (with PD_OK) when lenient dropped an unresolvable remote reference. */
