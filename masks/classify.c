@@ -275,6 +275,72 @@ static pd_status pd__walk(pd_classifier *k, pd_error *err) {
 }
 
 
+/* Whether no state of s's rule reachable from s calls a rule: then the local
+ * parse is one item, a state of a deterministic automaton, at every byte. */
+static bool pd__calls_no_rule(pd_classifier *k, uint32_t s) {
+  bool ok = true;
+  k->queue.len = 0;
+  if (!pd_array_push(k->a, &k->queue, s)) return false;
+  k->canon[s] = 1;
+  for (size_t q = 0; q < k->queue.len && ok; q++) {
+    const pd_pda_state *st = &k->states[k->queue.data[q]];
+    const pd_pda_edge *e = k->edges + st->edges;
+    ok = st->n_call == 0;
+    for (uint32_t i = 0; i < st->n_byte && ok; i++)
+      if (!k->canon[e[i].to]) {
+        k->canon[e[i].to] = 1;
+        ok = pd_array_push(k->a, &k->queue, e[i].to);
+      }
+  }
+  for (size_t q = 0; q < k->queue.len; q++) k->canon[k->queue.data[q]] = 0;
+  return ok;
+}
+
+/* The trie walk of pd__walk for a seed whose rule calls nothing from it: the
+ * state and the rule-end flags per depth on two stacks, no Earley rows. */
+static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, pd_error *err) {
+  const pd_trie *t = &k->c->trie;
+  size_t cap = (size_t)t->max_len + 1;
+  uint32_t *st = pd__malloc(k->a, cap * sizeof *st);
+  uint8_t *fl = pd__malloc(k->a, cap);
+  if (!st || !fl) {
+    pd__free(k->a, st);
+    pd__free(k->a, fl);
+    return pd__nomem(err);
+  }
+  st[0] = s, fl[0] = 0; /* row 0: the seed alone (see pd_classifier_run) */
+  uint32_t depth = 0, i = 0;
+  while (i < t->n) {
+    uint32_t len;
+    const uint8_t *b = pd_trie_bytes(t, i, &len);
+    if (t->lcp[i] < depth) depth = t->lcp[i];
+    for (; depth < len; depth++) {
+      uint8_t c = b[depth];
+      uint32_t x = pd__step(k, st[depth], c);
+      bool live = (fl[depth] & PD__LIVE_END) ||
+                  ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
+      if (x == UINT32_MAX) break;
+      st[depth + 1] = x;
+      fl[depth + 1] = (uint8_t)((live ? PD__LIVE_END : 0) |
+                                (k->states[x].flags & PD_STATE_FINAL ? PD__END : 0));
+    }
+    if (depth == len) {
+      pd_bit_set(k->acc, t->order[i]);
+      i++;
+      continue;
+    }
+    uint8_t c = b[depth];
+    uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
+    if ((fl[depth] & PD__LIVE_END) ||
+        ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1)))
+      for (; i < next; i++) pd_bit_set(k->cd, i);
+    i = next;
+  }
+  pd__free(k->a, st);
+  pd__free(k->a, fl);
+  return PD_OK;
+}
+
 pd_status pd_classifier_run(pd_classifier *k, uint32_t s, pd_mask_class *out, pd_error *err) {
   memset(out, 0, sizeof *out);
   if (!k->states[s].n_byte) return PD_OK;
@@ -288,7 +354,7 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, pd_mask_class *out, pd
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
     return pd__nomem(err);
-  pd_status st = pd__walk(k, err);
+  pd_status st = pd__calls_no_rule(k, s) ? pd__walk_dfa(k, s, err) : pd__walk(k, err);
   if (st != PD_OK) return st;
   st = pd_tokset_from_bits(&out->accepted, k->acc, pd_popcount_words(k->acc, w), &k->c->u, k->a, err);
   if (st == PD_OK)
