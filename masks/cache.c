@@ -16,6 +16,15 @@ struct pd_mask_entry {
   pd_mask_class cls;
 };
 
+/* The classes of every state of one grammar (cache.h). */
+struct pd_mask_snapshot {
+  uint64_t hash;
+  uint32_t *key;
+  size_t key_len;
+  uint32_t n_states;
+  const pd_mask_class **cls;
+};
+
 void pd_mask_class_free(pd_mask_class *cls, const pd_allocator *a) {
   pd_tokset_free(&cls->accepted, a);
   pd_tokset_free(&cls->cd, a);
@@ -106,6 +115,14 @@ void pd_mask_cache_free(const pd_allocator *a, pd_mask_cache *c) {
     pd__free(a, e);
   }
   pd__free(a, c->table);
+  for (size_t i = 0; i < c->n_snaps; i++) {
+    pd_mask_snapshot *e = c->snaps[i];
+    if (!e) continue;
+    pd__free(a, e->key);
+    pd__free(a, e->cls);
+    pd__free(a, e);
+  }
+  pd__free(a, c->snaps);
   pd__free(a, c->edge_ok);
   pd__free(a, c->positions);
   pd__free(a, c->eos);
@@ -192,4 +209,78 @@ const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
   pd__free(a, k);
   pd__free(a, e);
   return stored;
+}
+
+/* ------------------------------------------------------------ snapshots */
+
+static size_t pd__snap_slot(const pd_mask_cache *c, uint64_t h, const uint32_t *key, size_t n,
+                            uint32_t n_states) {
+  size_t mask = c->n_snaps - 1, i = (size_t)h & mask;
+  for (;; i = (i + 1) & mask) {
+    const pd_mask_snapshot *e = c->snaps[i];
+    if (!e || (e->hash == h && e->key_len == n && e->n_states == n_states &&
+               !memcmp(e->key, key, n * sizeof *key)))
+      return i;
+  }
+}
+
+bool pd_mask_cache_snapshot_find(pd_mask_cache *c, const uint32_t *key, size_t n, uint64_t h,
+                                 uint32_t n_states, const pd_mask_class **out) {
+  bool found = false;
+  pthread_mutex_lock(&c->lock);
+  if (c->n_snaps) {
+    const pd_mask_snapshot *e = c->snaps[pd__snap_slot(c, h, key, n, n_states)];
+    if (e) {
+      found = true;
+      for (uint32_t s = 0; s < n_states; s++)
+        if (e->cls[s]) out[s] = e->cls[s];
+    }
+  }
+  pthread_mutex_unlock(&c->lock);
+  return found;
+}
+
+/* Doubles the snapshot table. Lock held. */
+static bool pd__snap_grow(pd_mask_cache *c, const pd_allocator *a) {
+  size_t n = c->n_snaps ? c->n_snaps * 2 : 64;
+  pd_mask_snapshot **old = c->snaps, **t = pd__calloc(a, n, sizeof *t);
+  if (!t) return false;
+  size_t n_old = c->n_snaps;
+  c->snaps = t;
+  c->n_snaps = n;
+  for (size_t i = 0; i < n_old; i++)
+    if (old[i])
+      c->snaps[pd__snap_slot(c, old[i]->hash, old[i]->key, old[i]->key_len, old[i]->n_states)] =
+          old[i];
+  pd__free(a, old);
+  return true;
+}
+
+void pd_mask_cache_snapshot_put(pd_mask_cache *c, const pd_allocator *a, const uint32_t *key,
+                                size_t n, uint64_t h, uint32_t n_states,
+                                const pd_mask_class *const *cls) {
+  size_t cost = sizeof(pd_mask_snapshot) + n * sizeof *key + (size_t)n_states * sizeof *cls;
+  pthread_mutex_lock(&c->lock);
+  pd_mask_snapshot *e = c->n_snaps ? c->snaps[pd__snap_slot(c, h, key, n, n_states)] : NULL;
+  if (e) { /* merge: states the earlier compile did not need */
+    for (uint32_t s = 0; s < n_states; s++)
+      if (!e->cls[s]) e->cls[s] = cls[s];
+  } else if (c->bytes + cost <= c->max_bytes &&
+             ((c->n_snap_entries + 1) * 2 <= c->n_snaps || pd__snap_grow(c, a))) {
+    e = pd__calloc(a, 1, sizeof *e);
+    uint32_t *k = e ? pd__malloc(a, (n ? n : 1) * sizeof *k) : NULL;
+    const pd_mask_class **v = k ? pd__malloc(a, (n_states ? n_states : 1) * sizeof *v) : NULL;
+    if (v) {
+      memcpy(k, key, n * sizeof *k);
+      memcpy(v, cls, n_states * sizeof *v);
+      *e = (pd_mask_snapshot){h, k, n, n_states, v};
+      c->snaps[pd__snap_slot(c, h, key, n, n_states)] = e;
+      c->n_snap_entries++;
+      c->bytes += cost;
+    } else {
+      pd__free(a, k);
+      pd__free(a, e);
+    }
+  }
+  pthread_mutex_unlock(&c->lock);
 }

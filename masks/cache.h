@@ -19,6 +19,7 @@
 #define PD_MASK_CACHE_MAX_BYTES ((size_t)256 << 20) /* classification memory bound */
 
 typedef struct pd_mask_entry pd_mask_entry;
+typedef struct pd_mask_snapshot pd_mask_snapshot;
 
 typedef struct pd_mask_cache {
   pthread_mutex_t lock;
@@ -35,6 +36,8 @@ typedef struct pd_mask_cache {
   size_t n_table, n_entries;
   size_t bytes, max_bytes; /* memory held by entries, and its bound */
   size_t hits, misses;     /* classification lookups (for reports) */
+  pd_mask_snapshot **snaps; /* open hash of whole-grammar snapshots; n_snaps slots */
+  size_t n_snaps, n_snap_entries;
 } pd_mask_cache;
 
 /* v's cache, created on first use. The pointer stays valid while v lives. */
@@ -57,6 +60,21 @@ const pd_mask_class *pd_mask_cache_find(pd_mask_cache *c, const uint32_t *key, s
 const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
                                        const uint32_t *key, size_t n, uint64_t h,
                                        pd_mask_class *cls);
+/* Whole-grammar snapshots: the classes of every state of a grammar, keyed by
+ * the grammar's complete automaton (key[0..n), hash h). A grammar compiled
+ * again over the same vocabulary takes them all at once, skipping the
+ * per-state keys (each a serialization of the state's reachable closure).
+ * Classes are entries of this cache (never freed before it) or the two static
+ * sentinels of masks.c; NULL where a state had none. find copies the known
+ * classes into out[0..n_states) (NULL slots left alone) and tells whether a
+ * snapshot was there; put merges cls[0..n_states) into the snapshot (made if
+ * absent, within the memory bound; dropped silently otherwise). */
+bool pd_mask_cache_snapshot_find(pd_mask_cache *c, const uint32_t *key, size_t n, uint64_t h,
+                                 uint32_t n_states, const pd_mask_class **out);
+void pd_mask_cache_snapshot_put(pd_mask_cache *c, const pd_allocator *a, const uint32_t *key,
+                                size_t n, uint64_t h, uint32_t n_states,
+                                const pd_mask_class *const *cls);
+
 /* Frees a cache (NULL is a no-op); called by pd_vocab_free. */
 void pd_mask_cache_free(const pd_allocator *a, pd_mask_cache *c);
 

@@ -72,6 +72,45 @@ pd_status pd_masks_class(pd_masks *mk, uint32_t s, const pd_mask_class **cls, pd
   return st;
 }
 
+#define PD__SNAPSHOT_MAX_WORDS ((size_t)1 << 22) /* larger grammars take no snapshot */
+
+/* The grammar's automata and lookahead sets, word by word: the key of its
+ * snapshot in the cache (equal keys, equal classes state by state). */
+static void pd__grammar_key(pd_masks *mk) {
+  const pd_pda *p = &mk->g->pda;
+  size_t n = 4 + 11 * (size_t)p->n_rules + 6 * (size_t)p->n_states + 3 * (size_t)p->n_edges;
+  /* the vocabulary's allocator: a snapshot is an optional saving, so its
+   * memory is the cache's, and a failure just goes without it */
+  const pd_allocator *va = mk->g->vocab->alloc;
+  uint32_t *k = n <= PD__SNAPSHOT_MAX_WORDS ? pd__malloc(va, n * sizeof *k) : NULL;
+  if (!k) return; /* no snapshot: every state keys itself */
+  const pd_pda_rule *r = pd_pda_rules(p);
+  const pd_pda_state *st = pd_pda_states(p);
+  const pd_pda_edge *e = pd_pda_edges(p);
+  size_t i = 0;
+  k[i++] = p->n_rules, k[i++] = p->n_states, k[i++] = p->n_edges, k[i++] = p->root;
+  for (uint32_t x = 0; x < p->n_rules; x++) {
+    k[i++] = r[x].start, k[i++] = r[x].n_states, k[i++] = r[x].flags;
+    memcpy(k + i, mk->follow + 8 * (size_t)x, 8 * sizeof *k);
+    i += 8;
+  }
+  for (uint32_t x = 0; x < p->n_states; x++) {
+    uint32_t w[6] = {st[x].rule,   st[x].edges,   st[x].n_byte,
+                     st[x].n_call, st[x].n_token, st[x].flags};
+    memcpy(k + i, w, sizeof w);
+    i += 6;
+  }
+  for (uint32_t x = 0; x < p->n_edges; x++) {
+    k[i++] = (uint32_t)e[x].kind | (uint32_t)e[x].neg << 8 | (uint32_t)e[x].lo << 16 |
+             (uint32_t)e[x].hi << 24;
+    k[i++] = e[x].arg, k[i++] = e[x].to;
+  }
+  uint64_t h = 0xcbf29ce484222325u;
+  for (size_t j = 0; j < n; j++) h = (h ^ k[j]) * 0x100000001b3u, h ^= h >> 29;
+  mk->gkey = k, mk->gkey_len = n, mk->ghash = h;
+  mk->bytes += n * sizeof *k;
+}
+
 pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *err) {
   *out = NULL;
   pd_mask_cache *c;
@@ -96,6 +135,10 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
   const pd_pda_state *states = pd_pda_states(&g->pda);
   for (uint32_t s = 0; st == PD_OK && s < mk->n_states; s++)
     if (!states[s].n_byte) mk->cls[s] = &pd__empty_class;
+  if (st == PD_OK) pd__grammar_key(mk);
+  if (mk->gkey) /* the same grammar compiled before: its classes at once */
+    pd_mask_cache_snapshot_find(mk->cache, mk->gkey, mk->gkey_len, mk->ghash, mk->n_states,
+                                mk->cls);
   const pd_mask_class *unused;
   for (uint32_t s = 0; st == PD_OK && g->opts.eager_masks && s < mk->n_states; s++)
     st = pd_masks_class(mk, s, &unused, err);
@@ -109,8 +152,22 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
   return PD_OK;
 }
 
+/* Offers the classes found so far to the cache's snapshot of this grammar
+ * (those the cache holds: a class the grammar owns dies with it). */
+static void pd__snapshot_put(pd_masks *mk) {
+  const pd_allocator *a = mk->g->vocab->alloc;
+  const pd_mask_class **cls = pd__malloc(a, (mk->n_states ? mk->n_states : 1) * sizeof *cls);
+  if (!cls) return;
+  for (uint32_t s = 0; s < mk->n_states; s++)
+    cls[s] = mk->cls[s] == &mk->owned[s] ? NULL : mk->cls[s];
+  pd_mask_cache_snapshot_put(mk->cache, a, mk->gkey, mk->gkey_len, mk->ghash, mk->n_states, cls);
+  pd__free(a, cls);
+}
+
 void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
   if (!mk) return;
+  if (mk->gkey && mk->cls) pd__snapshot_put(mk);
+  pd__free(mk->g->vocab->alloc, mk->gkey);
   if (mk->owned)
     for (uint32_t s = 0; s < mk->n_states; s++) pd_mask_class_free(&mk->owned[s], a);
   pd__free(a, mk->owned);

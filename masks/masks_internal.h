@@ -19,6 +19,9 @@ struct pd_masks {
   pthread_mutex_t lock;          /* guards classifying: k, owned, bytes, cls writes */
   struct pd_classifier *k;       /* made on the first class needed */
   uint32_t *follow;              /* lookahead of every rule (follow.h), vocab allocator */
+  uint32_t *gkey;                /* the grammar as a snapshot key (cache.h); NULL: none */
+  size_t gkey_len;
+  uint64_t ghash;
 };
 
 /* The class of state s, classified now if no mask needed it before; *cls =

@@ -111,6 +111,25 @@ static void test_fill_long_repeats(void **state) {
   pd_vocab_free(v);
 }
 
+/* A grammar compiled again over the same vocabulary takes the classes of its
+ * first compile from the cache's snapshot: the masks stay exact, including
+ * states the first compile never needed (classified on first use again). */
+static void test_fill_snapshot(void **state) {
+  (void)state;
+  pd_vocab *v = pdt__vocab();
+  pd_mask_cache *c = NULL;
+  assert_int_equal(pd_mask_cache_get(v, &c, NULL), PD_OK);
+  pdt_diff d = {0};
+  for (int pass = 0; pass < 3; pass++) {
+    for (size_t i = 0; i < sizeof pdt__grammars / sizeof *pdt__grammars; i++)
+      pdt__check(v, pdt__grammars[i], pass == 0 ? 2 : 10, 25, &d);
+    if (pass == 0) assert_true(c->n_snap_entries > 0);
+  }
+  assert_true(d.masks > 500);
+  assert_int_equal(d.differences, 0);
+  pd_vocab_free(v);
+}
+
 /* Past the cache's memory bound the grammar keeps its own classes: same masks,
  * and the cache stays under the bound. */
 static void test_fill_bounded_cache(void **state) {
@@ -201,6 +220,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fill_small),
       cmocka_unit_test(test_fill_long_repeats),
+      cmocka_unit_test(test_fill_snapshot),
       cmocka_unit_test(test_fill_bounded_cache),
       cmocka_unit_test(test_fill_real),
       cmocka_unit_test(test_fill_nomem),
