@@ -70,6 +70,13 @@ static void test_cli_mask(void **state) {
   pd_vocab_free(v);
 }
 
+/* The id of the one-character token c. */
+static uint32_t pdt__id(const pd_vocab *v, const char *c) {
+  uint32_t id = 0;
+  assert_int_equal(pd_vocab_find(v, (const uint8_t *)c, 1, &id), PD_OK);
+  return id;
+}
+
 /* A one-schema folder whose instances are "{}" (valid) and "{" (invalid). */
 static void test_cli_maskbench(void **state) {
   (void)state;
@@ -77,10 +84,7 @@ static void test_cli_maskbench(void **state) {
   if (!tok) skip();
   pd_vocab *v = NULL;
   assert_int_equal(pd_vocab_load_hf(tok, NULL, NULL, &v, NULL), PD_OK);
-  uint32_t open_id, close_id, x_id;
-  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"{", 1, &open_id), PD_OK);
-  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"}", 1, &close_id), PD_OK);
-  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"x", 1, &x_id), PD_OK);
+  uint32_t open_id = pdt__id(v, "{"), close_id = pdt__id(v, "}"), x_id = pdt__id(v, "x");
   char path[512], lines[1024];
   snprintf(path, sizeof path, "%s/mb", pdt__dir);
   mkdir(path, 0700);
@@ -116,10 +120,7 @@ static void test_cli_maskbench_schema(void **state) {
   if (!tok) skip();
   pd_vocab *v = NULL;
   assert_int_equal(pd_vocab_load_hf(tok, NULL, NULL, &v, NULL), PD_OK);
-  uint32_t zero, dot, one;
-  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"0", 1, &zero), PD_OK);
-  assert_int_equal(pd_vocab_find(v, (const uint8_t *)".", 1, &dot), PD_OK);
-  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"1", 1, &one), PD_OK);
+  uint32_t zero = pdt__id(v, "0"), dot = pdt__id(v, "."), one = pdt__id(v, "1");
   char path[512], lines[1024];
   snprintf(path, sizeof path, "%s/mbs", pdt__dir);
   mkdir(path, 0700);
