@@ -3,6 +3,7 @@
  *   repeat.c  lowers large x{m,n} in a working copy of the IR into helper rules
  *   inline.c  picks the small non-recursive rules that are copied into their callers
  *   nfa.c     one rule body -> Thompson NFA with epsilon edges (UTF-8 -> byte ranges)
+ *   nfa_tails.c merges the NFA's copies that end alike, before determinization
  *   dfa.c     NFA -> deterministic automaton by subset construction, appended to the
  *             growing state/edge arrays of the whole grammar
  *   minimize.c merges equivalent states of that automaton
@@ -77,6 +78,9 @@ pd_status pd_pda_inline_plan(const pd_ir *w, size_t n_own, uint32_t **out, pd_er
 /* Builds the NFA of body into nfa (cleared first). */
 pd_status pd_pda_nfa_build(pd_nfa *nfa, const pd_ir *w, uint32_t body, pd_error *err);
 void pd_pda_nfa_free(pd_nfa *nfa);
+
+/* Merges states of nfa with the same right language (nfa_tails.c). */
+pd_status pd_pda_nfa_merge_tails(pd_nfa *nfa, pd_error *err);
 
 /* Determinizes nfa as the states of rule (appended to b; fills b->rules[rule]). */
 pd_status pd_pda_dfa_build(pd_pda_builder *b, const pd_nfa *nfa, uint32_t rule, pd_error *err);
