@@ -46,6 +46,9 @@ struct pd_classifier {
    * character's dozen byte ranges was a good part of that step */
   uint32_t *row_of;          /* [n_states] row + 1, 0 = none yet */
   PD_ARRAY(uint32_t) rows256;
+  uint32_t first[257];       /* trie positions by first byte (pd__first_bytes) */
+  bool have_first;
+  uint32_t ranges[512];      /* the trie ranges a run walks: at most one per byte */
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
@@ -247,33 +250,40 @@ static int pd__push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, uint3
   return 1;
 }
 
-/* The trie walk from the seed row: fills acc and cd. */
-static pd_status pd__walk(pd_classifier *k, pd_error *err) {
+/* The trie walk from the seed row over trie positions ranges[2j] ..
+ * ranges[2j+1) (each the tokens of some first bytes, so its first token shares
+ * no byte with the one before and the walk starts it from row 0): fills acc
+ * and cd. */
+static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ranges,
+                          pd_error *err) {
   const pd_trie *t = &k->c->trie;
-  uint32_t depth = 0, i = 0;
-  while (i < t->n && !k->over) {
-    uint32_t len;
-    const uint8_t *b = pd_trie_bytes(t, i, &len);
-    if (t->lcp[i] < depth) {
-      pd__pop(k, depth - t->lcp[i]);
-      depth = t->lcp[i];
+  uint32_t depth = 0;
+  for (size_t j = 0; j < n_ranges && !k->over; j++) {
+    uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1];
+    while (i < hi && !k->over) {
+      uint32_t len;
+      const uint8_t *b = pd_trie_bytes(t, i, &len);
+      if (t->lcp[i] < depth) {
+        pd__pop(k, depth - t->lcp[i]);
+        depth = t->lcp[i];
+      }
+      int r = pd__push_rest(k, b, len, &depth);
+      if (r < 0) return pd__nomem(err);
+      if (r) {
+        pd_bit_set(k->acc, t->order[i]);
+        i++;
+        continue;
+      }
+      uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
+      if (pd__live_end(k, depth, b[depth]))
+        for (; i < next; i++) pd_bit_set(k->cd, i);
+      i = next;
     }
-    int r = pd__push_rest(k, b, len, &depth);
-    if (r < 0) return pd__nomem(err);
-    if (r) {
-      pd_bit_set(k->acc, t->order[i]);
-      i++;
-      continue;
-    }
-    uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-    if (pd__live_end(k, depth, b[depth]))
-      for (; i < next; i++) pd_bit_set(k->cd, i);
-    i = next;
   }
+  if (depth) pd__pop(k, depth);
   if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", PD__ROW_MAX);
   return PD_OK;
 }
-
 
 /* Whether no state of s's rule reachable from s calls a rule: then the local
  * parse is one item, a state of a deterministic automaton, at every byte. */
@@ -298,7 +308,8 @@ static bool pd__calls_no_rule(pd_classifier *k, uint32_t s) {
 
 /* The trie walk of pd__walk for a seed whose rule calls nothing from it: the
  * state and the rule-end flags per depth on two stacks, no Earley rows. */
-static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, pd_error *err) {
+static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *ranges,
+                              size_t n_ranges, pd_error *err) {
   const pd_trie *t = &k->c->trie;
   size_t cap = (size_t)t->max_len + 1;
   uint32_t *st = pd__malloc(k->a, cap * sizeof *st);
@@ -309,44 +320,134 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, pd_error *err) {
     return pd__nomem(err);
   }
   st[0] = s, fl[0] = 0; /* row 0: the seed alone (see pd_classifier_run) */
-  uint32_t depth = 0, i = 0;
-  while (i < t->n) {
-    uint32_t len;
-    const uint8_t *b = pd_trie_bytes(t, i, &len);
-    if (t->lcp[i] < depth) depth = t->lcp[i];
-    for (; depth < len; depth++) {
+  uint32_t depth = 0;
+  for (size_t j = 0; j < n_ranges; j++) {
+    uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1];
+    while (i < hi) {
+      uint32_t len;
+      const uint8_t *b = pd_trie_bytes(t, i, &len);
+      if (t->lcp[i] < depth) depth = t->lcp[i];
+      for (; depth < len; depth++) {
+        uint8_t c = b[depth];
+        uint32_t x = pd__step(k, st[depth], c);
+        bool live = (fl[depth] & PD__LIVE_END) ||
+                    ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
+        if (x == UINT32_MAX) break;
+        st[depth + 1] = x;
+        fl[depth + 1] = (uint8_t)((live ? PD__LIVE_END : 0) |
+                                  (k->states[x].flags & PD_STATE_FINAL ? PD__END : 0));
+      }
+      if (depth == len) {
+        pd_bit_set(k->acc, t->order[i]);
+        i++;
+        continue;
+      }
       uint8_t c = b[depth];
-      uint32_t x = pd__step(k, st[depth], c);
-      bool live = (fl[depth] & PD__LIVE_END) ||
-                  ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
-      if (x == UINT32_MAX) break;
-      st[depth + 1] = x;
-      fl[depth + 1] = (uint8_t)((live ? PD__LIVE_END : 0) |
-                                (k->states[x].flags & PD_STATE_FINAL ? PD__END : 0));
+      uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
+      if ((fl[depth] & PD__LIVE_END) ||
+          ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1)))
+        for (; i < next; i++) pd_bit_set(k->cd, i);
+      i = next;
     }
-    if (depth == len) {
-      pd_bit_set(k->acc, t->order[i]);
-      i++;
-      continue;
-    }
-    uint8_t c = b[depth];
-    uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-    if ((fl[depth] & PD__LIVE_END) ||
-        ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1)))
-      for (; i < next; i++) pd_bit_set(k->cd, i);
-    i = next;
+    depth = 0;
   }
   pd__free(k->a, st);
   pd__free(k->a, fl);
   return PD_OK;
 }
 
-pd_status pd_classifier_run(pd_classifier *k, uint32_t s, pd_mask_class *out, pd_error *err) {
+/* Trie positions of the tokens that begin with byte b: [first[b], first[b+1]). */
+static void pd__first_bytes(pd_classifier *k) {
+  const pd_trie *t = &k->c->trie;
+  uint32_t i = 0;
+  for (int b = 0; b < 256; b++) {
+    k->first[b] = i;
+    while (i < t->n) {
+      uint32_t len;
+      const uint8_t *x = pd_trie_bytes(t, i, &len);
+      if (x[0] != b) break;
+      i = t->skip1[i];
+    }
+  }
+  k->first[256] = i;
+  k->have_first = true;
+}
+
+/* Picks, among the donors, the one whose class covers the most of s: tokens
+ * whose first byte takes s and the donor to the same state classify alike
+ * (row 0 is the seed alone, so after one byte only that state and the rule's
+ * lookahead matter). Fills k->ranges with the first bytes left to walk and
+ * returns the donor's index, or -1 when walking everything is as cheap. */
+static int pd__pick_donor(pd_classifier *k, uint32_t s, const uint32_t *donors, size_t n,
+                          size_t *n_ranges) {
+  uint64_t full = 0, best_cost = UINT64_MAX;
+  int best = -1;
+  uint32_t to[256];
+  for (int b = 0; b < 256; b++) {
+    to[b] = pd__step(k, s, (uint8_t)b);
+    if (to[b] != UINT32_MAX) full += k->first[b + 1] - k->first[b];
+  }
+  for (size_t d = 0; d < n; d++) {
+    uint64_t cost = 0;
+    for (int b = 0; b < 256 && cost < best_cost; b++)
+      if (to[b] != pd__step(k, donors[d], (uint8_t)b)) cost += k->first[b + 1] - k->first[b] + 1;
+    if (cost < best_cost) best_cost = cost, best = (int)d;
+  }
+  if (best < 0 || best_cost * 4 > full * 3) return -1; /* under a quarter saved */
+  *n_ranges = 0;
+  for (int b = 0; b < 256; b++) {
+    if (to[b] == pd__step(k, donors[best], (uint8_t)b) || k->first[b] == k->first[b + 1])
+      continue;
+    uint32_t *r = k->ranges;
+    if (*n_ranges && r[2 * *n_ranges - 1] == k->first[b])
+      r[2 * *n_ranges - 1] = k->first[b + 1]; /* adjacent: one range */
+    else
+      r[2 * *n_ranges] = k->first[b], r[2 * *n_ranges + 1] = k->first[b + 1], ++*n_ranges;
+  }
+  return best;
+}
+
+uint32_t pd_classifier_heir(pd_classifier *k, uint32_t s) {
+  if (!k->have_first) pd__first_bytes(k);
+  uint32_t to[256], full = 0, best = UINT32_MAX, best_n = 0;
+  for (int b = 0; b < 256; b++) {
+    to[b] = pd__step(k, s, (uint8_t)b);
+    if (to[b] != UINT32_MAX) full += k->first[b + 1] - k->first[b];
+  }
+  if (full < k->c->trie.n / 8) return UINT32_MAX; /* a narrow walk: no need */
+  for (int b = 0; b < 256; b++) {
+    if (to[b] == UINT32_MAX || to[b] == s || to[b] == best) continue;
+    uint32_t n = 0;
+    for (int c = b; c < 256; c++)
+      if (to[c] == to[b]) n += k->first[c + 1] - k->first[c];
+    if (n > best_n) best_n = n, best = to[b];
+  }
+  return best_n * 2 > full ? best : UINT32_MAX;
+}
+
+pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors,
+                            const pd_mask_class *const *dcls, size_t n_donors,
+                            pd_mask_class *out, pd_error *err) {
   memset(out, 0, sizeof *out);
   if (!k->states[s].n_byte) return PD_OK;
-  size_t w = k->c->u.n_words;
-  memset(k->acc, 0, w * sizeof *k->acc);
-  memset(k->cd, 0, k->c->pu.n_words * sizeof *k->cd);
+  const pd_trie *t = &k->c->trie;
+  size_t w = k->c->u.n_words, n_ranges = 1;
+  if (!k->have_first) pd__first_bytes(k);
+  int d = n_donors ? pd__pick_donor(k, s, donors, n_donors, &n_ranges) : -1;
+  if (d < 0) {
+    memset(k->acc, 0, w * sizeof *k->acc);
+    memset(k->cd, 0, k->c->pu.n_words * sizeof *k->cd);
+    k->ranges[0] = 0, k->ranges[1] = t->n, n_ranges = 1;
+  } else { /* the donor's class, less the first bytes walked again */
+    const pd_tokset *acc = &dcls[d]->accepted, *cd = &dcls[d]->cd;
+    pd_tokset_union(&acc, 1, k->acc, &k->c->u);
+    pd_tokset_union(&cd, 1, k->cd, &k->c->pu);
+    for (size_t j = 0; j < n_ranges; j++)
+      for (uint32_t i = k->ranges[2 * j]; i < k->ranges[2 * j + 1]; i++) {
+        pd_bit_clear(k->acc, t->order[i]);
+        pd_bit_clear(k->cd, i);
+      }
+  }
   k->items.len = k->rows.len = k->ends.len = 0;
   k->over = false;
   k->seed_follow = k->follow + 8 * (size_t)k->states[s].rule;
@@ -354,12 +455,14 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, pd_mask_class *out, pd
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
     return pd__nomem(err);
-  pd_status st = pd__calls_no_rule(k, s) ? pd__walk_dfa(k, s, err) : pd__walk(k, err);
+  pd_status st = pd__calls_no_rule(k, s) ? pd__walk_dfa(k, s, k->ranges, n_ranges, err)
+                                         : pd__walk(k, k->ranges, n_ranges, err);
   if (st != PD_OK) return st;
-  st = pd_tokset_from_bits(&out->accepted, k->acc, pd_popcount_words(k->acc, w), &k->c->u, k->a, err);
+  st = pd_tokset_from_bits(&out->accepted, k->acc, pd_popcount_words(k->acc, w), &k->c->u, k->a,
+                           err);
   if (st == PD_OK)
-    st = pd_tokset_from_bits(&out->cd, k->cd, pd_popcount_words(k->cd, k->c->pu.n_words), &k->c->pu, k->a,
-                             err);
+    st = pd_tokset_from_bits(&out->cd, k->cd, pd_popcount_words(k->cd, k->c->pu.n_words),
+                             &k->c->pu, k->a, err);
   if (st != PD_OK) pd_mask_class_free(out, k->a);
   return st;
 }

@@ -24,10 +24,14 @@
 static const pd_mask_class pd__empty_class; /* states without byte edges */
 static const pd_mask_class pd__walk_class;  /* local parse overflowed: the fill walks */
 
+#define PD__HEIR_DEPTH 3 /* heirs classified first, one for another, at most */
+
 /* Classifies state s into mk->cls[s] (lock held): from the cache when its
  * local language is there, else classified now and offered to the cache (kept
- * by the grammar past the cache's bound). */
-static pd_status pd__class_of(pd_masks *mk, uint32_t s, pd_error *err) {
+ * by the grammar past the cache's bound). A new class starts from a donor when
+ * one saves work (classify.h): s's heir, classified first, or one of the
+ * states of its rule classified last. */
+static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err) {
   const pd_allocator *va = mk->g->vocab->alloc, *ga = mk->g->alloc;
   const pd_mask_class *out = NULL;
   const uint32_t *key;
@@ -38,9 +42,24 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, pd_error *err) {
     st = pd_classifier_new(&mk->g->pda, mk->follow, mk->g->vocab, mk->cache, va, &mk->k, err);
   if (st == PD_OK) st = pd_classifier_key(mk->k, s, &key, &n, &h, err);
   if (st != PD_OK) return st;
+  uint32_t rule = pd_pda_states(&mk->g->pda)[s].rule;
+  uint32_t *recent = mk->donors + PD_MASKS_DONORS * rule;
   if (!(out = pd_mask_cache_find(mk->cache, key, n, h))) {
     pd_mask_class cls;
-    st = pd_classifier_run(mk->k, s, &cls, err);
+    uint32_t donors[PD_MASKS_DONORS + 1];
+    const pd_mask_class *dcls[PD_MASKS_DONORS + 1];
+    size_t n_donors = 0;
+    uint32_t y = depth < PD__HEIR_DEPTH ? pd_classifier_heir(mk->k, s) : UINT32_MAX;
+    if (y != UINT32_MAX && !mk->cls[y]) { /* the heir first (it reuses the key's buffer) */
+      if ((st = pd__class_of(mk, y, depth + 1, err)) ||
+          (st = pd_classifier_key(mk->k, s, &key, &n, &h, err)))
+        return st;
+    }
+    if (y != UINT32_MAX && mk->cls[y] != &pd__walk_class)
+      donors[n_donors] = y, dcls[n_donors++] = mk->cls[y];
+    for (int i = 0; i < PD_MASKS_DONORS && recent[i] != UINT32_MAX; i++)
+      if (recent[i] != y) donors[n_donors] = recent[i], dcls[n_donors++] = mk->cls[recent[i]];
+    st = pd_classifier_run(mk->k, s, donors, dcls, n_donors, &cls, err);
     if (st == PD_ERR_LIMIT) {
       out = &pd__walk_class;
       st = PD_OK;
@@ -55,6 +74,10 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, pd_error *err) {
     }
     pd_mask_class_free(&cls, va); /* no-op when the cache took it */
   }
+  if (st == PD_OK && out != &pd__walk_class) { /* the newest donor first */
+    memmove(recent + 1, recent, (PD_MASKS_DONORS - 1) * sizeof *recent);
+    recent[0] = s;
+  }
   if (st == PD_OK) __atomic_store_n(&mk->cls[s], out, __ATOMIC_RELEASE);
   return st;
 }
@@ -64,7 +87,7 @@ pd_status pd_masks_class(pd_masks *mk, uint32_t s, const pd_mask_class **cls, pd
   pd_status st = PD_OK;
   if (!c) {
     pthread_mutex_lock(&mk->lock);
-    if (!mk->cls[s]) st = pd__class_of(mk, s, err);
+    if (!mk->cls[s]) st = pd__class_of(mk, s, 0, err);
     c = mk->cls[s];
     pthread_mutex_unlock(&mk->lock);
   }
@@ -129,9 +152,13 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
   size_t n = mk->n_states ? mk->n_states : 1;
   mk->cls = pd__calloc(a, n, sizeof *mk->cls);
   mk->owned = pd__calloc(a, n, sizeof *mk->owned);
-  mk->bytes = n * (sizeof *mk->cls + sizeof *mk->owned);
-  st = mk->cls && mk->owned ? pd_follow_build(&g->pda, g->vocab->alloc, &mk->follow, err)
-                            : pd__nomem(err);
+  size_t n_donors = PD_MASKS_DONORS * (size_t)(g->pda.n_rules ? g->pda.n_rules : 1);
+  mk->donors = pd__malloc(a, n_donors * sizeof *mk->donors);
+  if (mk->donors) memset(mk->donors, 0xff, n_donors * sizeof *mk->donors);
+  mk->bytes = n * (sizeof *mk->cls + sizeof *mk->owned) + n_donors * sizeof *mk->donors;
+  st = mk->cls && mk->owned && mk->donors
+           ? pd_follow_build(&g->pda, g->vocab->alloc, &mk->follow, err)
+           : pd__nomem(err);
   const pd_pda_state *states = pd_pda_states(&g->pda);
   for (uint32_t s = 0; st == PD_OK && s < mk->n_states; s++)
     if (!states[s].n_byte) mk->cls[s] = &pd__empty_class;
@@ -176,6 +203,7 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
   pd__free(mk->g->vocab->alloc, mk->follow);
   pthread_mutex_destroy(&mk->lock);
   pd__free(a, mk->cls);
+  pd__free(a, mk->donors);
   pd__free(a, mk);
 }
 

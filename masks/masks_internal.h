@@ -7,6 +7,8 @@
 
 struct pd_classifier;
 
+#define PD_MASKS_DONORS 4
+
 struct pd_masks {
   const struct pd_grammar *g;    /* the grammar that owns these tables */
   pd_mask_cache *cache;          /* the vocab's (borrowed) */
@@ -19,6 +21,8 @@ struct pd_masks {
   pthread_mutex_t lock;          /* guards classifying: k, owned, bytes, cls writes */
   struct pd_classifier *k;       /* made on the first class needed */
   uint32_t *follow;              /* lookahead of every rule (follow.h), vocab allocator */
+  uint32_t *donors;              /* [PD_MASKS_DONORS * n_rules] states classified last, by
+                                    rule (donors for the next, classify.h); UINT32_MAX: none */
   uint32_t *gkey;                /* the grammar as a snapshot key (cache.h); NULL: none */
   size_t gkey_len;
   uint64_t ghash;
