@@ -45,13 +45,17 @@ static uint64_t pd__mix(uint64_t h, uint64_t v) {
   return h ^ (h >> 29);
 }
 
-/* hash[node], computed once per round (done[node] == round); children are
+#define PD__FIXED 0xff /* done[node]: its subtree refers to no rule, its hash never changes */
+
+/* hash[node], computed once per round (done[node] == round), or once for good
+ * when nothing under it is a reference (done[node] == PD__FIXED); children are
  * hashed first. Equal expressions hash alike. */
 static uint64_t pd__hash(const pd_ir *w, uint32_t i, const uint32_t *rep, uint64_t *hash,
                          uint8_t *done, uint8_t round, int depth) {
-  if (done[i] == round) return hash[i];
+  if (done[i] == round || done[i] == PD__FIXED) return hash[i];
   const pd_ir_node *x = &w->nodes.data[i];
   uint64_t h = pd__mix(pd__mix(0xcbf29ce484222325u, (uint64_t)x->kind << 8 | x->negated), x->n);
+  bool fixed = true;
   if (depth > PD__DEPTH) return h; /* unmemoized: only a filter, pd_ir_same decides */
   switch ((pd_ir_kind)x->kind) {
     case PD_IR_BYTES:
@@ -62,17 +66,24 @@ static uint64_t pd__hash(const pd_ir *w, uint32_t i, const uint32_t *rep, uint64
       break;
     case PD_IR_SEQ:
     case PD_IR_ALT:
-      for (uint32_t k = 0; k < x->n; k++)
-        h = pd__mix(h, pd__hash(w, w->kids.data[x->off + k], rep, hash, done, round, depth + 1));
+      for (uint32_t k = 0; k < x->n; k++) {
+        uint32_t kid = w->kids.data[x->off + k];
+        h = pd__mix(h, pd__hash(w, kid, rep, hash, done, round, depth + 1));
+        fixed = fixed && done[kid] == PD__FIXED;
+      }
       break;
     case PD_IR_REPEAT:
       h = pd__mix(pd__mix(h, x->off), pd__hash(w, x->a, rep, hash, done, round, depth + 1));
+      fixed = done[x->a] == PD__FIXED;
       break;
-    case PD_IR_REF: h = pd__mix(h, rep[x->a]); break;
+    case PD_IR_REF:
+      h = pd__mix(h, rep[x->a]);
+      fixed = false;
+      break;
     case PD_IR_TOKEN: h = pd__mix(h, x->a); break;
     default: break;
   }
-  done[i] = round;
+  done[i] = fixed ? PD__FIXED : round;
   return hash[i] = h;
 }
 

@@ -94,6 +94,17 @@ static pd_status pd__nomem_or_limit(pd_nfa *n, pd_error *err) {
   return pd__nomem(err);
 }
 
+/* Edges appended since edge `from` that lead to PD__LATER now lead to `to`:
+ * an exit state is numbered after what leads to it, so nfa_tails.c, which
+ * goes from the highest number down, meets a tail's states end first. */
+#define PD__LATER UINT32_MAX
+static uint32_t pd__later(pd_nfa *n, size_t from) {
+  uint32_t to = pd__state(n);
+  for (size_t e = from; e < n->edges.len; e++)
+    if (n->edges.data[e].to == PD__LATER) n->edges.data[e].to = to;
+  return to;
+}
+
 /* x{min,max} copied inline: min copies, then max-min optional ones (or a loop). */
 static pd_status pd__repeat(pd_nfa *n, const pd_ir *w, const pd_ir_node *nd, uint32_t in,
                             uint32_t *out, int depth, pd_error *err) {
@@ -117,31 +128,32 @@ static pd_status pd__repeat(pd_nfa *n, const pd_ir *w, const pd_ir_node *nd, uin
   }
   /* every optional copy may stop straight to one exit, so the subset of the
    * determinized automaton after j copies stays small (not j exits deep) */
-  uint32_t exit = pd__state(n);
+  size_t first = n->edges.len;
   for (uint32_t i = nd->off; i < nd->n; i++) {
-    if (!pd__eps(n, cur, exit)) return pd__nomem(err);
+    if (!pd__eps(n, cur, PD__LATER)) return pd__nomem(err);
     if ((s = pd__build(n, w, nd->a, cur, &e, depth + 1, err))) return s;
     if (e == cur) break; /* x matched the empty string only: no further copies */
     cur = e;
   }
-  if (!pd__eps(n, cur, exit)) return pd__nomem(err);
-  *out = exit;
+  if (!pd__eps(n, cur, PD__LATER)) return pd__nomem(err);
+  *out = pd__later(n, first);
   return PD_OK;
 }
 
 static pd_status pd__list(pd_nfa *n, const pd_ir *w, const pd_ir_node *nd, uint32_t in,
                           uint32_t *out, int depth, pd_error *err) {
-  uint32_t cur = in, e, o = nd->kind == PD_IR_ALT ? pd__state(n) : 0;
+  uint32_t cur = in, e;
+  size_t first = n->edges.len;
   for (uint32_t i = 0; i < nd->n; i++) {
     pd_status s = pd__build(n, w, w->kids.data[nd->off + i], nd->kind == PD_IR_ALT ? in : cur, &e,
                             depth + 1, err);
     if (s) return s;
     if (nd->kind == PD_IR_SEQ)
       cur = e;
-    else if (!pd__eps(n, e, o))
+    else if (!pd__eps(n, e, PD__LATER))
       return pd__nomem(err);
   }
-  *out = nd->kind == PD_IR_ALT ? o : cur;
+  *out = nd->kind == PD_IR_ALT ? pd__later(n, first) : cur;
   return PD_OK;
 }
 
@@ -167,14 +179,15 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
       }
       *out = in;
       return PD_OK;
-    case PD_IR_CLASS:
-      o = pd__state(n);
+    case PD_IR_CLASS: {
+      size_t first = n->edges.len;
       for (uint32_t i = 0; i < nd->n; i++)
-        if (!pd__codepoints(n, in, o, w->ranges.data[nd->off + 2 * i],
+        if (!pd__codepoints(n, in, PD__LATER, w->ranges.data[nd->off + 2 * i],
                             w->ranges.data[nd->off + 2 * i + 1]))
           return pd__nomem(err);
-      *out = o;
+      *out = pd__later(n, first);
       return PD_OK;
+    }
     case PD_IR_REF:
       if (n->inl && n->inl[nd->a] != PD_IR_NONE)
         return pd__build(n, w, w->rules.data[nd->a].body, in, out, depth + 1, err);

@@ -8,15 +8,14 @@
  * again; on a typical object with additional properties that was 2,600 DFA
  * states minimized to 190, most of the schema's compile time.
  *
- * Two cheap, sound merges, repeated until nothing changes (at most
- * PD__PASSES passes, each linear in the edges):
+ * Two cheap, sound merges, in PD__PASSES passes linear in the edges:
  *   - a non-final state whose only edge is an epsilon to t stands for t;
  *   - two states with the same final flag and the same edges (labels and
  *     merged targets) are one state (a bisimulation, built up from the end).
- * Passes run from the highest state number down: the construction numbers a
- * successor after its predecessor except on loop back edges, so one pass
- * settles whole tails; a second catches what a merged loop head left. What a
- * pass misses stays for the minimizer. */
+ * Passes run from the highest state number down: nfa.c numbers a successor
+ * after its predecessor except on loop back edges (exits are numbered last),
+ * so one pass settles whole tails; a second pass found little more than a
+ * loop head, and what a pass misses stays for the minimizer. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +23,7 @@
 #include "base/error.h"
 #include "build.h"
 
-#define PD__PASSES 2
+#define PD__PASSES 1
 #define PD__SMALL 64
 
 typedef struct pd__tails {
