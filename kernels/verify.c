@@ -65,7 +65,7 @@ static void pd__row_load(const pd__row *row, size_t j0, size_t n, float *c) {
     }
     for (int i = 0; i < 32; i++) { /* pd_sampling_clamp, branch-free so it vectorizes */
       float l = o[i], v = l > FLT_MAX ? FLT_MAX : l;
-      o[i] = ((word & pd_bit32[i]) != 0) & (l == l) ? v : -INFINITY;
+      o[i] = (((word & pd_bit32[i]) != 0) & (l == l)) ? v : -INFINITY;
     }
   }
 }

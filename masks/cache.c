@@ -14,6 +14,7 @@ struct pd_mask_entry {
   uint32_t *key;
   size_t key_len;
   pd_mask_class cls;
+  uint32_t id; /* an interned key's id (statekey.h); 0 for a class */
 };
 
 /* The classes of every state of one grammar (cache.h). */
@@ -172,17 +173,18 @@ static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
   return true;
 }
 
-/* Stores the entry when the table has room under the bound. Lock held. */
-static const pd_mask_class *pd__insert(pd_mask_cache *c, const pd_allocator *a, pd_mask_entry *e,
-                                       size_t cost) {
+/* Stores the entry when the table has room under the bound; returns it, or
+ * the equal entry a racing compile stored first, or NULL. Lock held. */
+static pd_mask_entry *pd__insert(pd_mask_cache *c, const pd_allocator *a, pd_mask_entry *e,
+                                 size_t cost) {
   if (c->bytes + cost > c->max_bytes) return NULL;
   if ((c->n_entries + 1) * 2 > c->n_table && !pd__grow(c, a)) return NULL;
   size_t i = pd__slot(c, e->hash, e->key, e->key_len);
-  if (c->table[i]) return &c->table[i]->cls; /* a racing compile stored it first */
+  if (c->table[i]) return c->table[i];
   c->table[i] = e;
   c->n_entries++;
   c->bytes += cost;
-  return &e->cls;
+  return e;
 }
 
 const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
@@ -196,19 +198,51 @@ const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
     return NULL;
   }
   memcpy(k, key, n * sizeof *k);
-  *e = (pd_mask_entry){h, k, n, *cls};
+  *e = (pd_mask_entry){.hash = h, .key = k, .key_len = n, .cls = *cls};
   size_t cost = sizeof *e + n * sizeof *k + pd_tokset_bytes(&cls->accepted) +
                 pd_tokset_bytes(&cls->cd);
   pthread_mutex_lock(&c->lock);
-  const pd_mask_class *stored = pd__insert(c, a, e, cost);
+  pd_mask_entry *stored = pd__insert(c, a, e, cost);
   pthread_mutex_unlock(&c->lock);
-  if (stored == &e->cls) {
+  if (stored == e) {
     memset(cls, 0, sizeof *cls); /* the cache owns the sets now */
-    return stored;
+    return &e->cls;
   }
   pd__free(a, k);
   pd__free(a, e);
-  return stored;
+  return stored ? &stored->cls : NULL;
+}
+
+uint32_t pd_mask_cache_intern(pd_mask_cache *c, const pd_allocator *a, const uint32_t *key,
+                              size_t n, uint64_t h) {
+  uint32_t id = 0;
+  pthread_mutex_lock(&c->lock);
+  if (c->n_table) {
+    pd_mask_entry *e = c->table[pd__slot(c, h, key, n)];
+    if (e) id = e->id;
+  }
+  pthread_mutex_unlock(&c->lock);
+  if (id) return id;
+  pd_mask_entry *e = pd__calloc(a, 1, sizeof *e);
+  uint32_t *k = pd__malloc(a, (n ? n : 1) * sizeof *k);
+  if (!e || !k) {
+    pd__free(a, e);
+    pd__free(a, k);
+    return 0;
+  }
+  memcpy(k, key, n * sizeof *k);
+  *e = (pd_mask_entry){.hash = h, .key = k, .key_len = n};
+  pthread_mutex_lock(&c->lock);
+  e->id = c->n_ids + 1;
+  pd_mask_entry *stored = pd__insert(c, a, e, sizeof *e + n * sizeof *k);
+  if (stored == e) c->n_ids++;
+  id = stored ? stored->id : 0;
+  pthread_mutex_unlock(&c->lock);
+  if (stored != e) {
+    pd__free(a, k);
+    pd__free(a, e);
+  }
+  return id;
 }
 
 /* ------------------------------------------------------------ snapshots */

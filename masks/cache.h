@@ -36,6 +36,7 @@ typedef struct pd_mask_cache {
   size_t n_table, n_entries;
   size_t bytes, max_bytes; /* memory held by entries, and its bound */
   size_t hits, misses;     /* classification lookups (for reports) */
+  uint32_t n_ids;          /* interned keys (pd_mask_cache_intern) */
   pd_mask_snapshot **snaps; /* open hash of whole-grammar snapshots; n_snaps slots */
   size_t n_snaps, n_snap_entries;
 } pd_mask_cache;
@@ -60,6 +61,11 @@ const pd_mask_class *pd_mask_cache_find(pd_mask_cache *c, const uint32_t *key, s
 const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
                                        const uint32_t *key, size_t n, uint64_t h,
                                        pd_mask_class *cls);
+/* The id of key[0..n) (hash h): equal keys get equal ids, different keys
+ * different ones, for the vocabulary's lifetime (statekey.h interns rules'
+ * closures). 0 when over the memory bound or out of memory. */
+uint32_t pd_mask_cache_intern(pd_mask_cache *c, const pd_allocator *a, const uint32_t *key,
+                              size_t n, uint64_t h);
 /* Whole-grammar snapshots: the classes of every state of a grammar, keyed by
  * the grammar's complete automaton (key[0..n), hash h). A grammar compiled
  * again over the same vocabulary takes them all at once, skipping the

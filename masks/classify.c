@@ -1,5 +1,5 @@
 /* classify.c - the local Earley parse that classifies a state's text tokens
- * (see classify.h), and the local-language key the cache files it under. */
+ * (see classify.h). */
 #include "classify.h"
 
 #include <string.h>
@@ -39,8 +39,8 @@ struct pd_classifier {
   bool over;                 /* a row went past PD__ROW_MAX */
   uint32_t *acc;             /* bitset of ids being filled */
   uint32_t *cd;              /* bitset of trie positions being filled */
-  PD_ARRAY(uint32_t) key, queue, rqueue;
-  uint32_t *canon, *rcanon;  /* discovery numbers + 1 (0 = not yet seen) */
+  PD_ARRAY(uint32_t) queue;
+  uint32_t *canon;           /* marks of pd__calls_no_rule */
   /* byte transitions of the states walked so far, as 256-entry rows (target
    * + 1, 0 = none): the walk steps once per trie node, and a scan of a JSON
    * character's dozen byte ranges was a good part of that step */
@@ -67,9 +67,8 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->acc = pd__calloc(a, w, sizeof *k->acc);
   k->cd = pd__calloc(a, c->pu.n_words ? c->pu.n_words : 1, sizeof *k->cd);
   k->canon = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->canon);
-  k->rcanon = pd__calloc(a, p->n_rules ? p->n_rules : 1, sizeof *k->rcanon);
   k->row_of = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->row_of);
-  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->rcanon || !k->row_of) {
+  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of) {
     pd_classifier_free(k);
     return pd__nomem(err);
   }
@@ -83,15 +82,12 @@ void pd_classifier_free(pd_classifier *k) {
   pd_array_free(a, &k->items);
   pd_array_free(a, &k->rows);
   pd_array_free(a, &k->ends);
-  pd_array_free(a, &k->key);
   pd_array_free(a, &k->queue);
-  pd_array_free(a, &k->rqueue);
   pd__free(a, k->slot);
   pd__free(a, k->slot_gen);
   pd__free(a, k->acc);
   pd__free(a, k->cd);
   pd__free(a, k->canon);
-  pd__free(a, k->rcanon);
   pd__free(a, k->row_of);
   pd_array_free(a, &k->rows256);
   pd__free(a, k);
@@ -465,70 +461,4 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
                              &k->c->pu, k->a, err);
   if (st != PD_OK) pd_mask_class_free(out, k->a);
   return st;
-}
-
-/* --------------------------------------------------------------- the key */
-
-/* Discovery number of state s, queueing it when new. */
-static uint32_t pd__canon(pd_classifier *k, uint32_t s, bool *ok) {
-  if (!k->canon[s]) {
-    if (!pd_array_push(k->a, &k->queue, s)) return *ok = false, 0;
-    k->canon[s] = (uint32_t)k->queue.len;
-  }
-  return k->canon[s] - 1;
-}
-
-static uint32_t pd__rcanon(pd_classifier *k, uint32_t r, bool *ok) {
-  if (!k->rcanon[r]) {
-    if (!pd_array_push(k->a, &k->rqueue, r)) return *ok = false, 0;
-    k->rcanon[r] = (uint32_t)k->rqueue.len;
-  }
-  return k->rcanon[r] - 1;
-}
-
-/* Appends state s: rule, final, byte edges (lo, hi, to), call edges (callee,
- * callee start, nullable, return). */
-static bool pd__key_state(pd_classifier *k, uint32_t s) {
-  const pd_pda_state *st = &k->states[s];
-  const pd_pda_edge *e = k->edges + st->edges;
-  bool ok = true;
-  uint32_t head[4] = {pd__rcanon(k, st->rule, &ok), st->flags & PD_STATE_FINAL, st->n_byte,
-                      st->n_call};
-  for (int i = 0; i < 4; i++) ok = ok && pd_array_push(k->a, &k->key, head[i]);
-  for (uint32_t i = 0; i < st->n_byte + st->n_call && ok; i++) {
-    const pd_pda_edge *x = &e[i];
-    uint32_t w[4];
-    if (x->kind == PD_EDGE_BYTE) {
-      w[0] = x->lo, w[1] = x->hi, w[2] = pd__canon(k, x->to, &ok), w[3] = 0;
-    } else {
-      const pd_pda_rule *r = &k->rules[x->arg];
-      w[0] = pd__rcanon(k, x->arg, &ok), w[1] = pd__canon(k, r->start, &ok);
-      w[2] = r->flags & PD_RULE_NULLABLE, w[3] = pd__canon(k, x->to, &ok);
-    }
-    for (int j = 0; j < 4; j++) ok = ok && pd_array_push(k->a, &k->key, w[j]);
-  }
-  return ok;
-}
-
-static uint64_t pd__hash(const uint32_t *w, size_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15u ^ n;
-  for (size_t i = 0; i < n; i++) h = (h ^ w[i]) * 0x100000001b3u, h ^= h >> 31;
-  return h;
-}
-
-pd_status pd_classifier_key(pd_classifier *k, uint32_t s, const uint32_t **key, size_t *n,
-                            uint64_t *hash, pd_error *err) {
-  bool ok = true;
-  k->key.len = k->queue.len = k->rqueue.len = 0;
-  pd__canon(k, s, &ok);
-  for (size_t q = 0; q < k->queue.len && ok; q++) ok = pd__key_state(k, k->queue.data[q]);
-  const uint32_t *f = k->follow + 8 * (size_t)k->states[s].rule;
-  for (int i = 0; i < 8 && ok; i++) ok = pd_array_push(k->a, &k->key, f[i]);
-  for (size_t q = 0; q < k->queue.len; q++) k->canon[k->queue.data[q]] = 0;
-  for (size_t q = 0; q < k->rqueue.len; q++) k->rcanon[k->rqueue.data[q]] = 0;
-  if (!ok) return pd__nomem(err);
-  *key = k->key.data;
-  *n = k->key.len;
-  *hash = pd__hash(k->key.data, k->key.len);
-  return PD_OK;
 }

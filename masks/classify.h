@@ -31,9 +31,6 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
                             const pd_mask_cache *c, const pd_allocator *a, pd_classifier **out,
                             pd_error *err);
 void pd_classifier_free(pd_classifier *k);
-/* The key of state s (valid until the next call) and its hash. */
-pd_status pd_classifier_key(pd_classifier *k, uint32_t s, const uint32_t **key, size_t *n,
-                            uint64_t *hash, pd_error *err);
 /* Classifies state s into *out (owned by the caller). PD_ERR_LIMIT when a row
  * grows past max_items: the state is then left to the run-time walk.
  * donors[0..n_donors) are states of s's rule already classified (dcls[i]):

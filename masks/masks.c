@@ -18,6 +18,7 @@
 #include "masks/classify.h"
 #include "masks/follow.h"
 #include "masks/masks_internal.h"
+#include "masks/statekey.h"
 #include "masks/vocab.h"
 #include "pda/grammar.h"
 
@@ -40,7 +41,9 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
   pd_status st = PD_OK;
   if (!mk->k)
     st = pd_classifier_new(&mk->g->pda, mk->follow, mk->g->vocab, mk->cache, va, &mk->k, err);
-  if (st == PD_OK) st = pd_classifier_key(mk->k, s, &key, &n, &h, err);
+  if (st == PD_OK && !mk->sk)
+    st = pd_statekey_new(&mk->g->pda, mk->follow, mk->cache, va, &mk->sk, err);
+  if (st == PD_OK) st = pd_statekey_get(mk->sk, s, &key, &n, &h, err);
   if (st != PD_OK) return st;
   uint32_t rule = pd_pda_states(&mk->g->pda)[s].rule;
   uint32_t *recent = mk->donors + PD_MASKS_DONORS * rule;
@@ -52,7 +55,7 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
     uint32_t y = depth < PD__HEIR_DEPTH ? pd_classifier_heir(mk->k, s) : UINT32_MAX;
     if (y != UINT32_MAX && !mk->cls[y]) { /* the heir first (it reuses the key's buffer) */
       if ((st = pd__class_of(mk, y, depth + 1, err)) ||
-          (st = pd_classifier_key(mk->k, s, &key, &n, &h, err)))
+          (st = pd_statekey_get(mk->sk, s, &key, &n, &h, err)))
         return st;
     }
     if (y != UINT32_MAX && mk->cls[y] != &pd__walk_class)
@@ -200,6 +203,7 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
   pd__free(a, mk->owned);
   if (mk->memo_ok) pd_memo_free(&mk->memo, a);
   pd_classifier_free(mk->k);
+  pd_statekey_free(mk->sk);
   pd__free(mk->g->vocab->alloc, mk->follow);
   pthread_mutex_destroy(&mk->lock);
   pd__free(a, mk->cls);

@@ -6,6 +6,7 @@
 #include "masks/memo.h"
 
 struct pd_classifier;
+struct pd_statekey;
 
 #define PD_MASKS_DONORS 4
 
@@ -20,6 +21,7 @@ struct pd_masks {
   bool memo_ok;                  /* memo initialized */
   pthread_mutex_t lock;          /* guards classifying: k, owned, bytes, cls writes */
   struct pd_classifier *k;       /* made on the first class needed */
+  struct pd_statekey *sk;        /* likewise */
   uint32_t *follow;              /* lookahead of every rule (follow.h), vocab allocator */
   uint32_t *donors;              /* [PD_MASKS_DONORS * n_rules] states classified last, by
                                     rule (donors for the next, classify.h); UINT32_MAX: none */

@@ -229,8 +229,8 @@ static pd_status pd__expand(pd__sub *u, pd_pda_builder *b, uint32_t d, uint32_t 
       u->out.data[i] = u->out.data[nb];
       u->out.data[nb++] = x;
     }
-  pd_nfa_edge *rest = u->out.data + nb;
   size_t n_rest = u->out.len - nb;
+  pd_nfa_edge *rest = n_rest ? u->out.data + nb : NULL; /* out may be unallocated */
   if (n_rest > 24) {
     qsort(rest, n_rest, sizeof *rest, pd__cmp_edge);
   } else {

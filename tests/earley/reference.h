@@ -241,7 +241,7 @@ static inline uint32_t pdr_expr(pdr_gen *g, int depth) {
   pd_ir *ir = g->ir;
   uint32_t k = pdr_pick(g, depth > 2 ? 4 : 10);
   switch (k) {
-    case 0: return pd_ir_bytes(ir, "ab(c" + pdr_pick(g, 4), 1 + pdr_pick(g, 2));
+    case 0: return pd_ir_bytes(ir, &"ab(c"[pdr_pick(g, 4)], 1 + pdr_pick(g, 2));
     case 1: {
       uint32_t a = pdr_points[pdr_pick(g, 15)], b = pdr_points[pdr_pick(g, 15)];
       uint32_t p[2] = {a < b ? a : b, a < b ? b : a};
