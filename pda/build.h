@@ -4,6 +4,7 @@
  *   inline.c  picks the small non-recursive rules that are copied into their callers
  *   nfa.c     one rule body -> Thompson NFA with epsilon edges (UTF-8 -> byte ranges)
  *   nfa_tails.c merges the NFA's copies that end alike, before determinization
+ *   nfa_diff.c a difference of two byte-level expressions, as a product automaton
  *   dfa.c     NFA -> deterministic automaton by subset construction, appended to the
  *             growing state/edge arrays of the whole grammar
  *   minimize.c merges equivalent states of that automaton
@@ -78,6 +79,11 @@ pd_status pd_pda_inline_plan(const pd_ir *w, size_t n_own, uint32_t **out, pd_er
 /* Builds the NFA of body into nfa (cleared first). */
 pd_status pd_pda_nfa_build(pd_nfa *nfa, const pd_ir *w, uint32_t body, pd_error *err);
 void pd_pda_nfa_free(pd_nfa *nfa);
+
+/* Appends to n the deterministic fragment for L(a) minus L(b), entered from
+ * state in; *out gets its exit (nfa_diff.c). */
+pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
+                          uint32_t *out, pd_error *err);
 
 /* Merges states of nfa with the same right language (nfa_tails.c). */
 pd_status pd_pda_nfa_merge_tails(pd_nfa *nfa, pd_error *err);

@@ -34,6 +34,8 @@ bool pd_ir_same(const pd_ir *w, uint32_t a, uint32_t b, const pd_ir_eq *eq, int 
           return false;
       return true;
     case PD_IR_REPEAT: return x->off == y->off && pd_ir_same(w, x->a, y->a, eq, depth + 1);
+    case PD_IR_DIFF:
+      return pd_ir_same(w, x->a, y->a, eq, depth + 1) && pd_ir_same(w, x->off, y->off, eq, depth + 1);
     case PD_IR_REF: return pd__rule_of(eq->rep, x->a) == pd__rule_of(eq->rep, y->a);
     case PD_IR_TOKEN: return x->a == y->a;
     default: return true; /* EMPTY, NOTHING */
@@ -75,6 +77,11 @@ static uint64_t pd__hash(const pd_ir *w, uint32_t i, const uint32_t *rep, uint64
     case PD_IR_REPEAT:
       h = pd__mix(pd__mix(h, x->off), pd__hash(w, x->a, rep, hash, done, round, depth + 1));
       fixed = done[x->a] == PD__FIXED;
+      break;
+    case PD_IR_DIFF:
+      h = pd__mix(pd__mix(h, pd__hash(w, x->a, rep, hash, done, round, depth + 1)),
+                  pd__hash(w, x->off, rep, hash, done, round, depth + 1));
+      fixed = done[x->a] == PD__FIXED && done[x->off] == PD__FIXED;
       break;
     case PD_IR_REF:
       h = pd__mix(h, rep[x->a]);

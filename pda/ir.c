@@ -244,6 +244,15 @@ uint32_t pd_ir_repeat(pd_ir *ir, uint32_t node, uint32_t min, uint32_t max) {
   return pd__node(ir, (pd_ir_node){.kind = PD_IR_REPEAT, .a = node, .off = min, .n = max});
 }
 
+uint32_t pd_ir_diff(pd_ir *ir, uint32_t a, uint32_t b) {
+  if (a == PD_IR_NONE || b == PD_IR_NONE) {
+    ir->oom = true;
+    return PD_IR_NONE;
+  }
+  if (pd_ir_at(ir, b)->kind == PD_IR_NOTHING || pd_ir_at(ir, a)->kind == PD_IR_NOTHING) return a;
+  return pd__node(ir, (pd_ir_node){.kind = PD_IR_DIFF, .a = a, .off = b});
+}
+
 uint32_t pd_ir_token(pd_ir *ir, uint32_t token_id, bool negated) {
   return pd__node(ir, (pd_ir_node){.kind = PD_IR_TOKEN, .negated = negated, .a = token_id});
 }
@@ -329,6 +338,13 @@ static void pd__dump_node(const pd_ir *ir, pd__out *o, uint32_t id, int depth) {
       pd__puts(o, "}");
       break;
     case PD_IR_TOKEN: pd__putf_u(o, n->negated ? "!<[%u]>" : "<[%u]>", n->a); break;
+    case PD_IR_DIFF:
+      pd__puts(o, "(");
+      pd__dump_node(ir, o, n->a, depth + 1);
+      pd__puts(o, " - ");
+      pd__dump_node(ir, o, n->off, depth + 1);
+      pd__puts(o, ")");
+      break;
   }
 }
 

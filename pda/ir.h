@@ -17,6 +17,8 @@
  *   SEQ/ALT  kids[off .. off+n)                off, n
  *   REPEAT   a repeated min..max times         a, min, max (PD_IR_INF = no bound)
  *   TOKEN    the single token id a             a; negated: any one token but a
+ *   DIFF     the strings of a that b does      a, off = b; both byte-level (no
+ *            not match                         rule calls, no tokens once inlined)
  */
 #ifndef PD_PDA_IR_H
 #define PD_PDA_IR_H
@@ -39,14 +41,15 @@ typedef enum pd_ir_kind {
   PD_IR_SEQ,
   PD_IR_ALT,
   PD_IR_REPEAT,
-  PD_IR_TOKEN
+  PD_IR_TOKEN,
+  PD_IR_DIFF
 } pd_ir_kind;
 
 typedef struct pd_ir_node {
   uint8_t kind;    /* pd_ir_kind */
   uint8_t negated; /* TOKEN only */
-  uint32_t a;      /* REF: rule; REPEAT: child node; TOKEN: token id */
-  uint32_t off, n; /* BYTES/CLASS/SEQ/ALT: slice; REPEAT: off = min, n = max */
+  uint32_t a;      /* REF: rule; REPEAT, DIFF: child node; TOKEN: token id */
+  uint32_t off, n; /* BYTES/CLASS/SEQ/ALT: slice; REPEAT: off = min, n = max; DIFF: off = b */
 } pd_ir_node;
 
 typedef struct pd_ir_rule {
@@ -93,6 +96,9 @@ uint32_t pd_ir_seq2(pd_ir *ir, uint32_t a, uint32_t b);
 uint32_t pd_ir_alt2(pd_ir *ir, uint32_t a, uint32_t b);
 uint32_t pd_ir_repeat(pd_ir *ir, uint32_t node, uint32_t min, uint32_t max);
 uint32_t pd_ir_token(pd_ir *ir, uint32_t token_id, bool negated);
+/* The strings a matches and b does not (a JSON key that is not a declared
+ * name): built as one deterministic automaton, never as copies per name. */
+uint32_t pd_ir_diff(pd_ir *ir, uint32_t a, uint32_t b);
 
 static inline const pd_ir_node *pd_ir_at(const pd_ir *ir, uint32_t node) {
   return &ir->nodes.data[node];

@@ -24,6 +24,7 @@ static pd_status pd__check_node(const pd_ir *ir, uint32_t i) {
       return (size_t)n->off + 2 * (size_t)n->n <= ir->ranges.len ? PD_OK : PD_ERR_ARG;
     case PD_IR_REF: return n->a < ir->rules.len ? PD_OK : PD_ERR_ARG;
     case PD_IR_REPEAT: return n->a < i ? PD_OK : PD_ERR_ARG;
+    case PD_IR_DIFF: return n->a < i && n->off < i ? PD_OK : PD_ERR_ARG;
     case PD_IR_SEQ:
     case PD_IR_ALT:
       if ((size_t)n->off + n->n > ir->kids.len) return PD_ERR_ARG;
@@ -39,12 +40,16 @@ typedef PD_ARRAY(uint32_t) pd__u32s;
 /* Pushes the nodes below node (REF: its rule's body) that were not seen yet. */
 static bool pd__visit(const pd_ir *ir, uint32_t node, uint8_t *seen, pd__u32s *todo) {
   const pd_ir_node *n = pd_ir_at(ir, node);
-  uint32_t one = n->kind == PD_IR_REPEAT ? n->a
+  uint32_t one = n->kind == PD_IR_REPEAT || n->kind == PD_IR_DIFF ? n->a
                  : n->kind == PD_IR_REF  ? ir->rules.data[n->a].body
                                          : PD_IR_NONE;
   if (one != PD_IR_NONE && !seen[one]) {
     seen[one] = 1;
     if (!pd_array_push(ir->alloc, todo, one)) return false;
+  }
+  if (n->kind == PD_IR_DIFF && !seen[n->off]) {
+    seen[n->off] = 1;
+    if (!pd_array_push(ir->alloc, todo, n->off)) return false;
   }
   if (n->kind != PD_IR_SEQ && n->kind != PD_IR_ALT) return true;
   for (uint32_t k = 0; k < n->n; k++) {

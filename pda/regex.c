@@ -879,7 +879,8 @@ static pd__span pd__span_of(pd__cutter *c, uint32_t node) {
       uint64_t hi = n->n == PD_IR_INF ? (b.hi ? PD__LEN_INF : 0) : pd__sat_mul(b.hi, n->n);
       return (pd__span){pd__sat_mul(b.lo, n->off), hi, false};
     }
-    case PD_IR_TOKEN: break;
+    case PD_IR_TOKEN:
+    case PD_IR_DIFF: break;
   }
   return (pd__span){0, PD__LEN_INF, false};
 }
@@ -1135,6 +1136,7 @@ static uint32_t pd__nbuild(pd__nfa *n, uint32_t node, uint32_t in, int depth) {
     case PD_IR_REPEAT:
       return pd__nrepeat(n, nd, in, depth + 1);
     case PD_IR_TOKEN:
+    case PD_IR_DIFF:
       break;
   }
   n->big = true; /* not produced by the regex front end */

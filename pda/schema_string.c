@@ -176,128 +176,32 @@ static uint32_t pd__one(pd_sc *sc, uint32_t c) {
   return pd_sc_jchar(&sc->ir, p, 1, NULL);
 }
 
-uint32_t pd_sc_string_literal(pd_sc *sc, const char *s, size_t len) {
+/* Every encoding of the string value s[0..len), without the quotes. */
+static uint32_t pd__spelled(pd_sc *sc, const char *s, size_t len) {
   uint32_t acc = pd_ir_empty(&sc->ir);
   for (size_t i = 0, k; i < len; i += k)
     acc = pd_ir_seq2(&sc->ir, acc, pd__one(sc, pd__decode((const uint8_t *)s + i, len - i, &k)));
-  return pd__quoted(sc, acc);
+  return acc;
+}
+
+uint32_t pd_sc_string_literal(pd_sc *sc, const char *s, size_t len) {
+  return pd__quoted(sc, pd__spelled(sc, s, len));
 }
 
 /* ------------------------------------------------------------ keys not in a set */
 
-typedef struct pd__name {
-  const uint8_t *s;
-  size_t n;
-} pd__name;
-
-static int pd__name_cmp(const void *a, const void *b) {
-  const pd__name *x = a, *y = b;
-  size_t m = x->n < y->n ? x->n : y->n;
-  int c = memcmp(x->s, y->s, m);
-  return c ? c : (x->n > y->n) - (x->n < y->n);
-}
-
-/* The rest of a string after the common prefix of p bytes of names[0..n)
- * (sorted), in two parts: leave = the characters that stay on the names' trie
- * and then one that leaves it (the caller appends any rest and the quote, once
- * for the whole trie: a copy at every node made the automaton 40 times its
- * minimal size); !leave = the trie paths that end, with the closing quote, at
- * a prefix that is not a name. */
-static uint32_t pd__not_in(pd_sc *sc, const pd__name *names, size_t n, size_t p, bool leave) {
-  pd_ir *ir = &sc->ir;
-  uint32_t q = pd_ir_bytes(ir, "\"", 1), acc = pd_ir_nothing(ir);
-  size_t i = 0;
-  if (names[0].n == p)
-    i = 1; /* the prefix itself is a name: it may not end here */
-  else if (!leave)
-    acc = q;
-  uint32_t *seen = pd__malloc(ir->alloc, (n + 1) * 2 * sizeof *seen);
-  if (!seen) {
-    ir->oom = true;
-    return PD_IR_NONE;
-  }
-  size_t m = 0;
-  while (i < n && !ir->oom) {
-    size_t k, j = i + 1;
-    uint32_t c = pd__decode(names[i].s + p, names[i].n - p, &k);
-    while (j < n && names[j].n >= p + k && memcmp(names[j].s + p, names[i].s + p, k) == 0) j++;
-    seen[2 * m] = seen[2 * m + 1] = c;
-    m++;
-    acc = pd_ir_alt2(ir, acc,
-                     pd_ir_seq2(ir, pd__one(sc, c), pd__not_in(sc, names + i, j - i, p + k, leave)));
-    i = j;
-  }
-  if (!leave) {
-    pd__free(ir->alloc, seen);
-    return acc;
-  }
-  /* a character no name continues with */
-  uint32_t *other = pd__malloc(ir->alloc, (m + 2) * 2 * sizeof *other);
-  if (other) {
-    size_t o = 0;
-    uint32_t next = 0;
-    for (size_t t = 0; t < m; t++) { /* seen is sorted: names are */
-      if (seen[2 * t] > next) {
-        other[2 * o] = next;
-        other[2 * o + 1] = seen[2 * t] - 1;
-        o++;
-      }
-      next = seen[2 * t] + 1;
-    }
-    if (next <= 0x10FFFF) {
-      other[2 * o] = next;
-      other[2 * o + 1] = 0x10FFFF;
-      o++;
-    }
-    /* drop surrogates: split any pair crossing them */
-    size_t w = 0;
-    uint32_t *fixed = pd__malloc(ir->alloc, (2 * o + 1) * 2 * sizeof *fixed);
-    if (fixed) {
-      for (size_t t = 0; t < o; t++) {
-        uint32_t lo = other[2 * t], hi = other[2 * t + 1];
-        if (lo < 0xD800 && hi >= 0xD800) {
-          fixed[2 * w] = lo, fixed[2 * w + 1] = 0xD7FF, w++;
-          lo = 0xE000;
-        } else if (lo >= 0xD800 && lo <= 0xDFFF) {
-          lo = 0xE000;
-        }
-        if (lo <= hi) fixed[2 * w] = lo, fixed[2 * w + 1] = hi, w++;
-      }
-      if (w) acc = pd_ir_alt2(ir, acc, pd_sc_jchar(ir, fixed, w, NULL));
-      pd__free(ir->alloc, fixed);
-    } else {
-      ir->oom = true;
-    }
-    pd__free(ir->alloc, other);
-  } else {
-    ir->oom = true;
-  }
-  pd__free(ir->alloc, seen);
-  return acc;
-}
-
+/* A JSON string whose value is none of names: every encoding of every
+ * character (raw or escaped) minus every encoding of each name, as one
+ * difference (pda/nfa_diff.c). */
 uint32_t pd_sc_string_not_in(pd_sc *sc, const uint32_t *names, size_t n) {
-  pd__name *v = pd__malloc(sc->ir.alloc, (n ? n : 1) * sizeof *v);
-  if (!v) {
-    sc->ir.oom = true;
-    return PD_IR_NONE;
-  }
-  for (size_t i = 0; i < n; i++) {
-    v[i].s = (const uint8_t *)pd_json_str(&sc->doc, names[i]);
-    v[i].n = pd_json_at(&sc->doc, names[i])->n;
-  }
-  qsort(v, n, sizeof *v, pd__name_cmp);
-  size_t w = 0; /* drop duplicates */
-  for (size_t i = 0; i < n; i++)
-    if (w == 0 || pd__name_cmp(&v[w - 1], &v[i]) != 0) v[w++] = v[i];
   pd_ir *ir = &sc->ir;
-  uint32_t rest = pd_ir_seq2(ir, pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF), pd_ir_bytes(ir, "\"", 1));
-  uint32_t body = w == 0 ? rest
-                         : pd_ir_alt2(ir, pd_ir_seq2(ir, pd__not_in(sc, v, w, 0, true), rest),
-                                      pd__not_in(sc, v, w, 0, false));
-  uint32_t node = pd_ir_seq2(ir, pd_ir_bytes(ir, "\"", 1), body);
-  pd__free(sc->ir.alloc, v);
-  return node;
+  uint32_t spelled = pd_ir_nothing(ir);
+  for (size_t i = 0; i < n; i++)
+    spelled = pd_ir_alt2(
+        ir, spelled,
+        pd__spelled(sc, pd_json_str(&sc->doc, names[i]), pd_json_at(&sc->doc, names[i])->n));
+  uint32_t any = pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF);
+  return pd__quoted(sc, pd_ir_diff(ir, any, spelled));
 }
 
 /* ------------------------------------------------------------ formats */

@@ -179,6 +179,13 @@ static inline pdr_res pdr_eval(pdr *r, uint32_t node, int i) {
       out.end |= x.end;
       break;
     }
+    case PD_IR_DIFF: { /* whole matches exact; a prefix is taken as viable when
+                        * it is one of a (pdr_generate makes no differences) */
+      pdr_res x = pdr_eval(r, nd->a, i), y = pdr_eval(r, nd->off, i);
+      out.pos = x.pos & ~y.pos;
+      out.end |= x.end;
+      break;
+    }
   }
   return out;
 }

@@ -152,6 +152,13 @@ static uint64_t *pdt__node(pdt__m *m, uint32_t id, size_t pos) {
     }
     case PD_IR_REPEAT:
       return pdt__repeat(m, nd, pos);
+    case PD_IR_DIFF: { /* ends a reaches that b does not, over the same span */
+      out = pdt__node(m, nd->a, pos);
+      uint64_t *minus = pdt__node(m, nd->off, pos);
+      for (size_t w = 0; w < m->words; w++) out[w] &= ~minus[w];
+      free(minus);
+      return out;
+    }
   }
   return pdt__set(m);
 }

@@ -325,6 +325,14 @@ static void test_objects(void **state) {
   REJECT(s, "{\"a\":1}");
   REJECT(s, "{\"b\":\"x\",\"\\u0061\":\"not an integer\"}"); /* escaped "a" is still "a" */
   REJECT(s, "{\"b\":1}");
+  /* additional keys: every string whose value is no declared name */
+  const char *names =
+      "{\"properties\":{\"abc\":{\"type\":\"integer\"},\"\u00e9\":{\"type\":\"integer\"}}}";
+  ACCEPT(names, "{\"ab\":\"x\",\"abcd\":\"x\",\"\":\"x\",\"\u00e8\":\"x\",\"\\u00e8\":\"x\"}");
+  ACCEPT(names, "{\"abc\":1,\"\\u00e9\":2}");
+  REJECT(names, "{\"ab\\u0063\":\"x\"}");   /* "abc", one letter escaped */
+  REJECT(names, "{\"\\u00E9\":\"x\"}");     /* "\u00e9", upper-case hex */
+  REJECT(names, "{\"\u00e9\":\"x\"}");
   const char *closed = "{\"properties\":{\"a\":{}},\"additionalProperties\":false}";
   ACCEPT(closed, "{}");
   ACCEPT(closed, "{\"a\":{}}");

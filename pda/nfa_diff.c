@@ -1,0 +1,262 @@
+/* nfa_diff.c - L(a) minus L(b) as a deterministic fragment of a rule's NFA.
+ *
+ * The keys of an object with additional properties are the JSON strings whose
+ * value is not a declared name, escapes included ("\u006bey" spells "key").
+ * Written as an expression, that is a trie of the names with "any other
+ * character" at every node, and a JSON character with exclusions is some 150
+ * states: a three-name object made a 4,500-state NFA and most of the schema's
+ * compile time. As a difference it is one subset construction over both
+ * operands at once: a state is a pair of subsets, final when a's subset holds
+ * a's final state and b's does not, and a pair whose a-part is empty is dead.
+ * The result is appended to the rule's NFA as states with byte edges, so the
+ * rule's own determinization passes over it at the cost of a DFA.
+ *
+ * Both operands must be byte-level once small rules are copied in: a call or
+ * a token edge inside is an error (the front ends never build one). */
+#include <string.h>
+
+#include "base/bits.h"
+#include "base/error.h"
+#include "build.h"
+
+typedef struct pd__span {
+  uint32_t off, len;
+} pd__span;
+
+typedef struct pd__tr {
+  uint32_t from, to;
+  uint8_t lo, hi;
+} pd__tr;
+
+typedef struct pd__prod {
+  const pd_allocator *a;
+  const pd_nfa *x, *y; /* combined numbering: x's states, then y's shifted by x->n_states */
+  uint32_t n_x, n;
+  PD_ARRAY(uint32_t) pool, stack, seed;
+  PD_ARRAY(pd__span) sets;
+  PD_ARRAY(pd__tr) trs;
+  PD_ARRAY(pd_nfa_edge) out; /* byte edges of the set being expanded, combined numbering */
+  uint32_t *table, *mark, gen;
+  size_t cap;
+  uint32_t limit;
+} pd__prod;
+
+/* Edges of combined state q: its NFA and its first edge index. */
+static const pd_nfa *pd__side(const pd__prod *p, uint32_t q, uint32_t *local, uint32_t *shift) {
+  if (q < p->n_x) {
+    *local = q, *shift = 0;
+    return p->x;
+  }
+  *local = q - p->n_x, *shift = p->n_x;
+  return p->y;
+}
+
+static bool pd__closure(pd__prod *p) {
+  p->gen++;
+  p->stack.len = 0;
+  size_t base = p->pool.len;
+  for (size_t i = 0; i < p->seed.len; i++) {
+    uint32_t q = p->seed.data[i];
+    if (p->mark[q] == p->gen) continue;
+    p->mark[q] = p->gen;
+    if (!pd_array_push(p->a, &p->stack, q) || !pd_array_push(p->a, &p->pool, q)) return false;
+  }
+  while (p->stack.len) {
+    uint32_t q = p->stack.data[--p->stack.len], l, sh;
+    const pd_nfa *n = pd__side(p, q, &l, &sh);
+    for (uint32_t e = n->first.data[l]; e < n->first.data[l + 1]; e++) {
+      const pd_nfa_edge *ed = &n->edges.data[e];
+      uint32_t to = ed->to + sh;
+      if (ed->kind != PD_NFA_EPS || p->mark[to] == p->gen) continue;
+      p->mark[to] = p->gen;
+      if (!pd_array_push(p->a, &p->stack, to) || !pd_array_push(p->a, &p->pool, to)) return false;
+    }
+  }
+  uint32_t *s = p->pool.data + base;
+  size_t len = p->pool.len - base;
+  for (size_t i = 1; i < len; i++) { /* closures are small */
+    uint32_t v = s[i];
+    size_t j = i;
+    for (; j && s[j - 1] > v; j--) s[j] = s[j - 1];
+    s[j] = v;
+  }
+  return true;
+}
+
+static bool pd__grow(pd__prod *p) {
+  if (p->cap && p->sets.len * 2 < p->cap) return true;
+  size_t cap = p->cap ? p->cap * 2 : 64;
+  uint32_t *t = pd__calloc(p->a, cap, sizeof *t);
+  if (!t) return false;
+  for (size_t k = 0; k < p->sets.len; k++) {
+    const pd__span *sp = &p->sets.data[k];
+    size_t i = pd_hash_words(p->pool.data + sp->off, sp->len) & (cap - 1);
+    while (t[i]) i = (i + 1) & (cap - 1);
+    t[i] = (uint32_t)k + 1;
+  }
+  pd__free(p->a, p->table);
+  p->table = t;
+  p->cap = cap;
+  return true;
+}
+
+/* Interns the closure of seed: *id its set, or UINT32_MAX when it holds no
+ * state of a (dead: nothing after it is in the difference). */
+static pd_status pd__intern(pd__prod *p, uint32_t *id, pd_error *err) {
+  size_t base = p->pool.len;
+  if (!pd__closure(p) || !pd__grow(p)) return pd__nomem(err);
+  uint32_t len = (uint32_t)(p->pool.len - base);
+  const uint32_t *s = p->pool.data + base;
+  if (!len || s[0] >= p->n_x) { /* sorted: no state of a */
+    p->pool.len = base;
+    *id = UINT32_MAX;
+    return PD_OK;
+  }
+  size_t i = pd_hash_words(s, len) & (p->cap - 1);
+  for (; p->table[i]; i = (i + 1) & (p->cap - 1)) {
+    const pd__span *sp = &p->sets.data[p->table[i] - 1];
+    if (sp->len == len && !memcmp(p->pool.data + sp->off, s, len * sizeof *s)) {
+      p->pool.len = base;
+      *id = p->table[i] - 1;
+      return PD_OK;
+    }
+  }
+  if (p->sets.len >= p->limit)
+    return pd__fail(err, PD_ERR_LIMIT, "grammar needs more than the allowed automaton states");
+  if (!pd_array_push(p->a, &p->sets, ((pd__span){(uint32_t)base, len}))) return pd__nomem(err);
+  p->table[i] = (uint32_t)p->sets.len;
+  *id = (uint32_t)p->sets.len - 1;
+  return PD_OK;
+}
+
+/* The transitions of set d over the elementary intervals of its byte edges. */
+static pd_status pd__expand(pd__prod *p, uint32_t d, pd_error *err) {
+  p->out.len = 0;
+  uint64_t cut[5] = {0};
+  for (uint32_t k = 0; k < p->sets.data[d].len; k++) {
+    uint32_t q = p->pool.data[p->sets.data[d].off + k], l, sh;
+    const pd_nfa *n = pd__side(p, q, &l, &sh);
+    for (uint32_t e = n->first.data[l]; e < n->first.data[l + 1]; e++) {
+      pd_nfa_edge ed = n->edges.data[e];
+      if (ed.kind == PD_NFA_EPS) continue;
+      if (ed.kind != PD_EDGE_BYTE)
+        return pd__fail(err, PD_ERR_SEMANTIC, "a difference of expressions may not call rules");
+      ed.to += sh;
+      if (!pd_array_push(p->a, &p->out, ed)) return pd__nomem(err);
+      cut[ed.lo / 64] |= 1ull << (ed.lo % 64);
+      cut[(ed.hi + 1u) / 64] |= 1ull << ((ed.hi + 1u) % 64);
+    }
+  }
+  cut[4] |= 1;
+  pd_nfa_edge *o = p->out.data;
+  for (size_t i = 1; i < p->out.len; i++) { /* by lo, for the sweep below */
+    pd_nfa_edge v = o[i];
+    size_t j = i;
+    for (; j && o[j - 1].lo > v.lo; j--) o[j] = o[j - 1];
+    o[j] = v;
+  }
+  size_t next = 0, n_active = 0; /* active: out[0 .. n_active) after compaction */
+  for (int lo = 0; lo < 256;) {
+    unsigned w = (unsigned)(lo + 1) / 64;
+    uint64_t bits = cut[w] & (~0ull << ((unsigned)(lo + 1) % 64));
+    while (!bits) bits = cut[++w];
+    int hi = (int)(w * 64 + (unsigned)__builtin_ctzll(bits)) - 1;
+    /* the edges that cover [lo, hi]: every edge boundary is a cut, so an edge
+     * begun by lo and not ended before it covers the whole interval */
+    for (; next < p->out.len && o[next].lo <= lo; next++) {
+      pd_nfa_edge v = o[next];
+      o[next] = o[n_active]; /* out[n_active .. next) are spent: swap it in */
+      o[n_active++] = v;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n_active; i++)
+      if (o[i].hi >= lo) o[k++] = o[i];
+    n_active = k;
+    p->seed.len = 0;
+    for (size_t i = 0; i < n_active; i++)
+      if (!pd_array_push(p->a, &p->seed, o[i].to)) return pd__nomem(err);
+    if (p->seed.len) {
+      uint32_t to;
+      pd_status s = pd__intern(p, &to, err);
+      if (s) return s;
+      pd__tr *last = p->trs.len ? &pd_array_last(&p->trs) : NULL;
+      if (to == UINT32_MAX) {
+        /* dead: no edge */
+      } else if (last && last->from == d && last->to == to && last->hi + 1 == lo) {
+        last->hi = (uint8_t)hi;
+      } else if (!pd_array_push(p->a, &p->trs, ((pd__tr){d, to, (uint8_t)lo, (uint8_t)hi}))) {
+        return pd__nomem(err);
+      }
+    }
+    lo = hi + 1;
+  }
+  return PD_OK;
+}
+
+static bool pd__final(const pd__prod *p, uint32_t d) {
+  bool x = false, y = false;
+  for (uint32_t k = 0; k < p->sets.data[d].len; k++) {
+    uint32_t q = p->pool.data[p->sets.data[d].off + k];
+    x = x || q == p->x->final;
+    y = y || q == p->n_x + p->y->final;
+  }
+  return x && !y;
+}
+
+/* Appends the product to n: in -> set 0, the final sets -> a new exit. */
+static pd_status pd__emit(pd__prod *p, pd_nfa *n, uint32_t in, uint32_t *out, pd_error *err) {
+  uint32_t base = n->n_states;
+  n->n_states += (uint32_t)p->sets.len;
+  if (n->n_states > n->max_states)
+    return pd__fail(err, PD_ERR_LIMIT, "grammar needs more than %u automaton states",
+                    n->max_states);
+  if (!pd_array_push(n->a, &n->edges, ((pd_nfa_edge){.from = in, .to = base, .kind = PD_NFA_EPS})))
+    return pd__nomem(err);
+  for (size_t i = 0; i < p->trs.len; i++) {
+    pd__tr t = p->trs.data[i];
+    pd_nfa_edge e = {.from = base + t.from, .to = base + t.to, .kind = PD_EDGE_BYTE, .lo = t.lo,
+                     .hi = t.hi};
+    if (!pd_array_push(n->a, &n->edges, e)) return pd__nomem(err);
+  }
+  uint32_t exit = n->n_states++; /* numbered last, for nfa_tails.c */
+  for (uint32_t d = 0; d < p->sets.len; d++)
+    if (pd__final(p, d) &&
+        !pd_array_push(n->a, &n->edges,
+                       ((pd_nfa_edge){.from = base + d, .to = exit, .kind = PD_NFA_EPS})))
+      return pd__nomem(err);
+  *out = exit;
+  return PD_OK;
+}
+
+pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
+                          uint32_t *out, pd_error *err) {
+  pd_nfa x = {.a = n->a, .max_states = n->max_states, .inl = n->inl};
+  pd_nfa y = {.a = n->a, .max_states = n->max_states, .inl = n->inl};
+  pd__prod p = {.a = n->a, .x = &x, .y = &y};
+  pd_status s = pd_pda_nfa_build(&x, w, a, err);
+  if (!s) s = pd_pda_nfa_build(&y, w, b, err);
+  if (!s) {
+    p.n_x = x.n_states, p.n = x.n_states + y.n_states;
+    p.limit = n->max_states > n->n_states ? n->max_states - n->n_states : 0;
+    p.mark = pd__calloc(n->a, p.n ? p.n : 1, sizeof *p.mark);
+    if (!p.mark || !pd_array_push(n->a, &p.seed, x.start) ||
+        !pd_array_push(n->a, &p.seed, p.n_x + y.start))
+      s = pd__nomem(err);
+  }
+  uint32_t id;
+  if (!s) s = pd__intern(&p, &id, err);
+  if (!s && id == UINT32_MAX) s = pd__fail(err, PD_ERR_INTERNAL, "empty left operand");
+  for (uint32_t d = 0; !s && d < p.sets.len; d++) s = pd__expand(&p, d, err);
+  if (!s) s = pd__emit(&p, n, in, out, err);
+  pd_pda_nfa_free(&x);
+  pd_pda_nfa_free(&y);
+  pd_array_free(n->a, &p.pool);
+  pd_array_free(n->a, &p.stack);
+  pd_array_free(n->a, &p.seed);
+  pd_array_free(n->a, &p.sets);
+  pd_array_free(n->a, &p.trs);
+  pd_array_free(n->a, &p.out);
+  pd__free(n->a, p.table);
+  pd__free(n->a, p.mark);
+  return s;
+}
