@@ -1,7 +1,7 @@
 /* maskbench.c - `pushdown maskbench`: the MaskBench method over a folder of schemas.
  *
  *   pushdown maskbench DIR --tokenizer tokenizer.json [--grammar FILE] [--json] [--cpu-time]
- *                          [--verbose] [--any-order] [--eager]
+ *                          [--verbose] [--any-order] [--eager] [--cache-mb N]
  *
  * For each schema file under DIR (sorted): compile and fill the first mask
  * (TTFM); then for each of its test instances (DIR/instances.jsonl, field
@@ -16,7 +16,8 @@
  * and one per wrong verdict. --any-order compiles schemas with properties in
  * any order (the default is their declared order, as every engine does);
  * --eager classifies every state at compile time (in TTFM) instead of when a
- * mask first needs it (in that TBM). */
+ * mask first needs it (in that TBM); --cache-mb bounds the vocabulary's
+ * classification cache (pd_vocab_options.cache_bytes; its use is printed last). */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -45,6 +46,7 @@ typedef struct pd__mb_samples {
 typedef struct pd__mb {
   const char *dir, *tokenizer, *grammar_path;
   bool json, cpu_time, verbose, any_order, eager;
+  size_t cache_bytes; /* --cache-mb; 0 = the library's default */
   char *grammar; /* --grammar text */
   size_t grammar_len;
   char *prefix; /* "SUB/" when DIR is a subfolder of the instances' folder */
@@ -363,6 +365,10 @@ static void pd__mb_report(pd__mb *b) {
          "invalidation_errors %zu  tokens %zu  mask_mismatches %zu\n",
          b->schemas, b->passing, b->compile_errors, b->validation_errors,
          b->invalidation_errors, b->tokens, b->mask_mismatches);
+  pd_cache_stats cs;
+  pd_vocab_cache_stats(b->vocab, &cs);
+  printf("cache: %zu classes, %.1f of %.1f MiB, %zu hits, %zu misses\n", cs.classes,
+         (double)cs.bytes / (1 << 20), (double)cs.limit / (1 << 20), cs.hits, cs.misses);
   if (!b->json) return;
   putchar('{');
   pd__mb_stats_json("tbm_us", &b->tbm);
@@ -389,6 +395,12 @@ static int pd__mb_args(pd__mb *b, int argc, char **argv) {
       b->any_order = true;
     } else if (!strcmp(o, "--eager")) {
       b->eager = true;
+    } else if (!strcmp(o, "--cache-mb")) {
+      char *end = NULL;
+      unsigned long mb = i + 1 < argc ? strtoul(argv[++i], &end, 10) : 0;
+      if (!end || *end || !mb || mb > (SIZE_MAX >> 20))
+        return pd_cli_usage("maskbench: --cache-mb needs a positive number");
+      b->cache_bytes = (size_t)mb << 20;
     } else if (!strcmp(o, "--tokenizer") || !strcmp(o, "--grammar")) {
       if (i + 1 >= argc) return pd_cli_usage("maskbench: %s needs a value", o);
       *(o[2] == 't' ? &b->tokenizer : &b->grammar_path) = argv[++i];
@@ -408,7 +420,8 @@ static int pd__mb_setup(pd__mb *b) {
   pd_error err;
   if (b->grammar_path && !(b->grammar = pd_cli_read_file(b->grammar_path, &b->grammar_len)))
     return pd_cli_usage("maskbench: cannot read '%s'", b->grammar_path);
-  if (pd_vocab_load_hf(b->tokenizer, NULL, NULL, &b->vocab, &err) != PD_OK)
+  pd_vocab_options vo = {.cache_bytes = b->cache_bytes};
+  if (pd_vocab_load_hf(b->tokenizer, NULL, &vo, &b->vocab, &err) != PD_OK)
     return pd_cli_fail(b->tokenizer, &err);
   b->n_words = (pd_vocab_width(b->vocab) + 31) / 32;
   if (!(b->row = calloc(b->n_words + 1, sizeof *b->row)))

@@ -83,6 +83,8 @@ typedef struct pd_vocab_options {
   uint32_t width;                /* model logit width; 0 = tokenizer size. Must be >= it. */
   const uint32_t *eos_ids;       /* caller's stop tokens; NULL = from tokenizer_config.json */
   size_t n_eos;
+  size_t cache_bytes;            /* bound on the token classifications kept for every grammar
+                                    over this vocabulary; 0 = 256 MiB (pd_vocab_cache_stats) */
 } pd_vocab_options;
 
 /* Loads a Hugging Face tokenizer.json (byte-level BPE or SentencePiece BPE with
@@ -122,6 +124,17 @@ pd_status pd_vocab_token(const pd_vocab *v, uint32_t id, const uint8_t **bytes, 
  * exactly bytes; PD_ERR_ARG when none. */
 pd_status pd_vocab_find(const pd_vocab *v, const uint8_t *bytes, size_t len, uint32_t *id);
 size_t pd_vocab_eos(const pd_vocab *v, const uint32_t **ids); /* borrowed */
+
+/* The classification cache every grammar over a vocabulary shares: a state's
+ * token classes are computed once and found again by the next grammar with the
+ * same local language. Past `limit` bytes new classes are kept by their grammar
+ * alone (freed with it). */
+typedef struct pd_cache_stats {
+  size_t classes;      /* classifications held */
+  size_t bytes, limit; /* their memory, and its bound (pd_vocab_options.cache_bytes) */
+  size_t hits, misses; /* lookups by grammars so far */
+} pd_cache_stats;
+void pd_vocab_cache_stats(const pd_vocab *v, pd_cache_stats *out);
 
 /* Canonical tokenization (the encoder). *ids is allocated with the vocab's
  * allocator and owned by the caller (pd_free_ids). */

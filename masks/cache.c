@@ -83,7 +83,8 @@ static pd_status pd__cache_new(pd_vocab *v, pd_mask_cache **out, pd_error *err) 
   memset(c->positions, 0xff, n_pos * sizeof *c->positions);
   if (c->trie.n % 32) c->positions[n_pos - 1] = (1u << (c->trie.n % 32)) - 1;
   c->pu = (pd_universe){c->positions, n_pos, c->trie.n};
-  c->max_bytes = PD_MASK_CACHE_MAX_BYTES;
+  c->max_bytes = v->cache_bytes ? v->cache_bytes : PD_MASK_CACHE_MAX_BYTES;
+  c->max_intern_bytes = PD_MASK_CACHE_MAX_INTERN_BYTES;
   *out = c;
   return PD_OK;
 }
@@ -177,13 +178,15 @@ static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
  * the equal entry a racing compile stored first, or NULL. Lock held. */
 static pd_mask_entry *pd__insert(pd_mask_cache *c, const pd_allocator *a, pd_mask_entry *e,
                                  size_t cost) {
-  if (c->bytes + cost > c->max_bytes) return NULL;
+  size_t *bytes = e->id ? &c->intern_bytes : &c->bytes;
+  size_t bound = e->id ? c->max_intern_bytes : c->max_bytes;
+  if (*bytes + cost > bound) return NULL;
   if ((c->n_entries + 1) * 2 > c->n_table && !pd__grow(c, a)) return NULL;
   size_t i = pd__slot(c, e->hash, e->key, e->key_len);
   if (c->table[i]) return c->table[i];
   c->table[i] = e;
   c->n_entries++;
-  c->bytes += cost;
+  *bytes += cost;
   return e;
 }
 
@@ -211,6 +214,18 @@ const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
   pd__free(a, k);
   pd__free(a, e);
   return stored ? &stored->cls : NULL;
+}
+
+void pd_vocab_cache_stats(const pd_vocab *v, pd_cache_stats *out) {
+  memset(out, 0, sizeof *out);
+  pd_mask_cache *c = v ? __atomic_load_n(&v->mask_cache, __ATOMIC_ACQUIRE) : NULL;
+  if (!c) {
+    out->limit = v && v->cache_bytes ? v->cache_bytes : PD_MASK_CACHE_MAX_BYTES;
+    return;
+  }
+  pthread_mutex_lock(&c->lock);
+  *out = (pd_cache_stats){c->n_entries - c->n_ids, c->bytes, c->max_bytes, c->hits, c->misses};
+  pthread_mutex_unlock(&c->lock);
 }
 
 uint32_t pd_mask_cache_intern(pd_mask_cache *c, const pd_allocator *a, const uint32_t *key,

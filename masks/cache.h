@@ -17,6 +17,9 @@
 #include "pushdown.h"
 
 #define PD_MASK_CACHE_MAX_BYTES ((size_t)256 << 20) /* classification memory bound */
+/* interned keys have a bound of their own: they are small, and once classes
+ * fill theirs, keys of new states still name callees by id (statekey.h) */
+#define PD_MASK_CACHE_MAX_INTERN_BYTES ((size_t)64 << 20)
 
 typedef struct pd_mask_entry pd_mask_entry;
 typedef struct pd_mask_snapshot pd_mask_snapshot;
@@ -37,6 +40,7 @@ typedef struct pd_mask_cache {
   size_t bytes, max_bytes; /* memory held by entries, and its bound */
   size_t hits, misses;     /* classification lookups (for reports) */
   uint32_t n_ids;          /* interned keys (pd_mask_cache_intern) */
+  size_t intern_bytes, max_intern_bytes; /* their memory, and its bound */
   pd_mask_snapshot **snaps; /* open hash of whole-grammar snapshots; n_snaps slots */
   size_t n_snaps, n_snap_entries;
 } pd_mask_cache;

@@ -29,6 +29,7 @@ struct pd_vocab {
   size_t index_mask;
   struct pd_encoder *enc; /* canonical encoder; NULL for plain lists */
   struct pd_mask_cache *mask_cache; /* masks/cache.h: made on first use, atomically */
+  size_t cache_bytes;               /* its bound (pd_vocab_options); 0 = the default */
 };
 
 /* The hash of a byte string used by the index (FNV-1a, 64-bit). */

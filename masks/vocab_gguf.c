@@ -321,8 +321,8 @@ static pd_status pd__spm_cands(const pd__gguf *g, const json_t *vocab, const pd_
   pd__gguf r = *g;
   r.at = g->tokens.at;
   for (size_t i = 0; i < g->tokens.n; i++) {
-    const uint8_t *s;
-    size_t len;
+    const uint8_t *s = NULL;
+    size_t len = 0;
     pd__str(&r, &s, &len); /* checked by the first pass */
     if (pd__type_of(g, i) != 1) continue;
     for (size_t k = 1; k < len; k++) {

@@ -162,18 +162,55 @@ static void test_fill_snapshot(void **state) {
 }
 
 /* Past the cache's memory bound the grammar keeps its own classes: same masks,
- * and the cache stays under the bound. */
+ * and the cache stays under the bound. A tight bound on interned closures too
+ * makes some keys write every callee out (statekey.h): masks stay exact. */
 static void test_fill_bounded_cache(void **state) {
   (void)state;
-  pd_vocab *v = pdt__vocab();
-  pd_mask_cache *c = NULL;
-  assert_int_equal(pd_mask_cache_get(v, &c, NULL), PD_OK);
-  c->max_bytes = 600;
+  for (int tight = 0; tight < 2; tight++) {
+    pd_vocab *v = pdt__vocab();
+    pd_mask_cache *c = NULL;
+    assert_int_equal(pd_mask_cache_get(v, &c, NULL), PD_OK);
+    c->max_bytes = 600;
+    if (tight) c->max_intern_bytes = 200;
+    pdt_diff d = {0};
+    for (size_t i = 0; i < sizeof pdt__grammars / sizeof *pdt__grammars; i++)
+      pdt__check(v, pdt__grammars[i], 5, 20, &d);
+    for (size_t i = 0; i < sizeof pdt__schemas / sizeof *pdt__schemas; i++)
+      pdt__check_as(v, pdt__schemas[i], true, 5, 20, &d);
+    assert_true(c->bytes <= 600);
+    assert_true(c->intern_bytes <= (tight ? 200 : c->max_intern_bytes));
+    assert_true(d.masks > 50);
+    assert_int_equal(d.differences, 0);
+    pd_cache_stats cs;
+    pd_vocab_cache_stats(v, &cs);
+    assert_int_equal(cs.limit, 600);
+    assert_true(cs.bytes <= 600 && cs.misses > 0);
+    pd_vocab_free(v);
+  }
+}
+
+/* pd_vocab_options.cache_bytes sets the bound the stats report. */
+static void test_fill_cache_option(void **state) {
+  (void)state;
+  const uint8_t *b[PDT_N];
+  size_t lens[PDT_N];
+  for (size_t i = 0; i < PDT_N; i++) {
+    b[i] = (const uint8_t *)pdt__pieces[i];
+    lens[i] = strlen(pdt__pieces[i]);
+  }
+  pd_vocab_options o = {.width = PDT_N, .cache_bytes = 1u << 20};
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_from_list(b, lens, NULL, PDT_N, &o, &v, NULL), PD_OK);
+  pd_cache_stats cs;
+  pd_vocab_cache_stats(v, &cs);
+  assert_int_equal(cs.limit, 1u << 20);
+  assert_int_equal(cs.classes, 0);
   pdt_diff d = {0};
-  for (size_t i = 0; i < sizeof pdt__grammars / sizeof *pdt__grammars; i++)
-    pdt__check(v, pdt__grammars[i], 5, 20, &d);
-  assert_true(c->bytes <= 600);
-  assert_true(d.masks > 50);
+  pdt__check(v, pdt__grammars[7], 2, 10, &d); /* the JSON-like grammar */
+  pdt__check(v, pdt__grammars[7], 2, 10, &d); /* again: found in the cache */
+  pd_vocab_cache_stats(v, &cs);
+  assert_true(cs.classes > 0 && cs.bytes > 0 && cs.bytes <= cs.limit);
+  assert_true(cs.misses >= cs.classes); /* the second compile reads its snapshot */
   assert_int_equal(d.differences, 0);
   pd_vocab_free(v);
 }
@@ -253,6 +290,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fill_small),
       cmocka_unit_test(test_fill_schema),
+      cmocka_unit_test(test_fill_cache_option),
       cmocka_unit_test(test_fill_long_repeats),
       cmocka_unit_test(test_fill_snapshot),
       cmocka_unit_test(test_fill_bounded_cache),
