@@ -167,7 +167,8 @@ typedef struct pd_grammar_options {
   /* JSON Schema options */
   bool lenient;                /* drop unenforceable keywords instead of failing */
   bool strict;                 /* additionalProperties false where unspecified */
-  bool any_order;              /* properties in any order (default: as declared) */
+  bool any_order;              /* properties in any order (default: as declared); an object
+                                  with more than 12 declared properties keeps their order */
   pd_ws_mode ws_mode;
   uint32_t max_ws_run;         /* FLEXIBLE: longest whitespace run; 0 = unbounded */
   const char *item_separator;  /* FIXED, e.g. ", "; NULL = "," */

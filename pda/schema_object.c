@@ -592,18 +592,21 @@ static void pd__anyo_rule(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e)
   pd_ir_rule_define(ir, a->first + m * (a->cap + 1) + e, acc);
 }
 
+/* Whether the object is small enough for any order (its states are the
+ * subsets of its declared properties); larger ones keep the declared order. */
+static bool pd__any_order_fits(const pd__obj *o) {
+  size_t P = o->props.len;
+  return P <= PD__ANY_ORDER_MAX &&
+         o->sc->ir.rules.len + ((size_t)1 << P) * (pd__cap(o) + 1) <= o->sc->opts.max_rules;
+}
+
 static pd_status pd__any_order(pd__obj *o, uint32_t *start) {
   pd_sc *sc = o->sc;
   pd_ir *ir = &sc->ir;
   pd__anyo a = {.P = (uint32_t)o->props.len, .cap = pd__cap(o)};
-  if (a.P > PD__ANY_ORDER_MAX)
-    return pd__fail(sc->err, PD_ERR_LIMIT, "any_order supports at most %u declared properties",
-                    PD__ANY_ORDER_MAX);
   pd_status st = pd__extra_member(o, &a.extra);
   if (st) return st;
   a.extras = pd_ir_at(ir, a.extra)->kind != PD_IR_NOTHING;
-  if (ir->rules.len + ((size_t)1 << a.P) * (a.cap + 1) > sc->opts.max_rules)
-    return pd__fail(sc->err, PD_ERR_LIMIT, "object needs more than %u rules", sc->opts.max_rules);
   a.elems = pd__malloc(ir->alloc, (a.P + 1) * sizeof *a.elems);
   if (!a.elems) return pd__nomem(sc->err);
   for (uint32_t i = 0; i < a.P && !st; i++) {
@@ -803,7 +806,7 @@ static pd_status pd__one_object(pd__obj *o, uint32_t *node) {
   pd_status st;
   pd__chain ch = {.cap = pd__cap(o)};
   uint32_t start = PD_IR_NONE;
-  if (sc->opts.any_order) {
+  if (sc->opts.any_order && pd__any_order_fits(o)) {
     if ((st = pd__any_order(o, &start))) return st;
   } else {
     if ((st = pd__rules(o, &ch)) || (st = pd__chain_build(o, &ch))) return st;

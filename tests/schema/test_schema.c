@@ -376,6 +376,11 @@ static void test_objects(void **state) {
   if (!pdt_accepts_o(s, &o, "{\"c\":0,\"b\":\"x\",\"a\":1}")) fail_msg("any order");
   if (pdt_accepts_o(s, &o, "{\"a\":1,\"a\":2,\"b\":\"x\"}")) fail_msg("any order: a twice");
   if (pdt_accepts_o(s, &o, "{\"a\":1}")) fail_msg("any order: b required");
+  /* past 12 declared properties the object keeps the declared order */
+  const char *big = "{\"properties\":{\"a\":{},\"b\":{},\"c\":{},\"d\":{},\"e\":{},\"f\":{},"
+                    "\"g\":{},\"h\":{},\"i\":{},\"j\":{},\"k\":{},\"l\":{},\"m\":{}}}";
+  if (!pdt_accepts_o(big, &o, "{\"a\":1,\"m\":2}")) fail_msg("any order: 13 declared");
+  if (pdt_accepts_o(big, &o, "{\"m\":2,\"a\":1}")) fail_msg("any order: 13 kept in order");
   o.any_order = false;
   o.strict = true;
   if (pdt_accepts_o("{\"type\":\"object\",\"properties\":{\"a\":{}}}", &o, "{\"b\":1}"))
