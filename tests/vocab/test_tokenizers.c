@@ -63,8 +63,8 @@ static void pdt_encode(const pd_vocab *v, const char *text, size_t len, const ui
 
 static const char *pdt_texts[] = {
     "Hello world! {\"a\": 123456, \"b\": [1, 2.5e-3, null]}\n  foo   bar\n\n",
-    "naïve café — Ωmega ǅungla 日本語のテキスト 한국어 "
-    "x\xcc\x81y emoji \xf0\x9f\x98\x80!",
+    ("naïve café — Ωmega ǅungla 日本語のテキスト 한국어 "
+     "x\xcc\x81y emoji \xf0\x9f\x98\x80!"),
     "They're SHOUTING'S it's\r\n\tindented\ttabs    \n \n",
     "<|endoftext|> and <start_of_turn> inside <|im_start|>text",
     "",
