@@ -289,10 +289,23 @@ typedef struct pd_spec_result {
   size_t n_unconstrained;
 } pd_spec_result;
 
-/* Fill every row of a batch step on n_threads threads (0 = 1). Matchers are
- * left as they were. Output is identical whatever the thread count. */
+/* Fill every row of a batch step on n_threads threads (0 = 1), started for
+ * this call. Matchers are left as they were. Output is identical whatever the
+ * thread count. */
 pd_status pd_spec_fill(pd_spec_request *reqs, size_t n, unsigned n_threads, pd_spec_result *out,
                        pd_error *err);
+
+/* Threads kept between batch steps: starting and joining threads costs about
+ * what a small batch's fills do, so a serving loop makes one pd_workers and
+ * fills every step on it. n_threads counts the caller (0 = 1). A pd_workers
+ * runs one fill at a time. */
+typedef struct pd_workers pd_workers;
+pd_status pd_workers_new(unsigned n_threads, pd_workers **out, pd_error *err);
+void pd_workers_free(pd_workers *w);
+unsigned pd_workers_count(const pd_workers *w);
+/* pd_spec_fill on w's threads; same output. */
+pd_status pd_spec_fill_on(pd_workers *w, pd_spec_request *reqs, size_t n, pd_spec_result *out,
+                          pd_error *err);
 /* After verification: advance request r's matcher (and gate) by accepted[r]
  * drafts and then token next[r] (correction or bonus). All or nothing: on an
  * error no matcher or gate has changed. */

@@ -4,6 +4,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "base/alloc.h"
+#include "base/error.h"
+
 typedef struct pd_pool_job {
   atomic_size_t next;
   size_t n_tasks;
@@ -47,4 +50,103 @@ unsigned pd_pool_run(unsigned n_threads, size_t n_tasks, pd_pool_task task, void
   pd__pool_drain(&job, 0);
   for (unsigned i = 0; i < started; i++) pthread_join(threads[i], NULL);
   return started + 1;
+}
+
+/* ------------------------------------------------------------ kept threads */
+
+typedef struct pd__kept {
+  struct pd_workers *w;
+  unsigned id;
+} pd__kept;
+
+struct pd_workers {
+  pthread_mutex_t lock;
+  pthread_cond_t start, done;
+  pd_pool_job *job;
+  uint64_t gen;  /* jobs handed out so far */
+  unsigned busy; /* threads still on the current job */
+  bool quit;
+  unsigned n;    /* threads started */
+  pthread_t threads[PD_POOL_MAX_THREADS];
+  pd__kept ids[PD_POOL_MAX_THREADS];
+};
+
+static void *pd__workers_main(void *arg) {
+  pd__kept *me = arg;
+  struct pd_workers *w = me->w;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&w->lock);
+  for (;;) {
+    while (w->gen == seen && !w->quit) pthread_cond_wait(&w->start, &w->lock);
+    if (w->quit) break;
+    seen = w->gen;
+    pd_pool_job *job = w->job;
+    pthread_mutex_unlock(&w->lock);
+    pd__pool_drain(job, me->id);
+    pthread_mutex_lock(&w->lock);
+    if (--w->busy == 0) pthread_cond_signal(&w->done);
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+pd_status pd_workers_new(unsigned n_threads, pd_workers **out, pd_error *err) {
+  *out = NULL;
+  struct pd_workers *w = pd__calloc(pd__alloc_or_default(NULL), 1, sizeof *w);
+  if (!w) return pd__nomem(err);
+  if (pthread_mutex_init(&w->lock, NULL) != 0) {
+    pd__free(pd__alloc_or_default(NULL), w);
+    return pd__fail(err, PD_ERR_INTERNAL, "cannot create the workers' lock");
+  }
+  bool start = pthread_cond_init(&w->start, NULL) == 0;
+  if (!start || pthread_cond_init(&w->done, NULL) != 0) {
+    if (start) pthread_cond_destroy(&w->start);
+    pthread_mutex_destroy(&w->lock);
+    pd__free(pd__alloc_or_default(NULL), w);
+    return pd__fail(err, PD_ERR_INTERNAL, "cannot create the workers' condition");
+  }
+  unsigned want = n_threads ? n_threads : 1;
+  if (want > PD_POOL_MAX_THREADS) want = PD_POOL_MAX_THREADS;
+  for (unsigned i = 1; i < want; i++) {
+    w->ids[w->n] = (pd__kept){w, w->n + 1};
+    if (pthread_create(&w->threads[w->n], NULL, pd__workers_main, &w->ids[w->n]) != 0) break;
+    w->n++;
+  }
+  *out = w;
+  return PD_OK;
+}
+
+void pd_workers_free(pd_workers *w) {
+  if (!w) return;
+  pthread_mutex_lock(&w->lock);
+  w->quit = true;
+  pthread_cond_broadcast(&w->start);
+  pthread_mutex_unlock(&w->lock);
+  for (unsigned i = 0; i < w->n; i++) pthread_join(w->threads[i], NULL);
+  pthread_cond_destroy(&w->start);
+  pthread_cond_destroy(&w->done);
+  pthread_mutex_destroy(&w->lock);
+  pd__free(pd__alloc_or_default(NULL), w);
+}
+
+unsigned pd_workers_count(const pd_workers *w) { return w ? w->n + 1 : 1; }
+
+unsigned pd_pool_run_on(struct pd_workers *w, size_t n_tasks, pd_pool_task task, void *ctx) {
+  pd_pool_job job = {.n_tasks = n_tasks, .task = task, .ctx = ctx};
+  atomic_init(&job.next, 0);
+  if (!w->n || n_tasks < 2) { /* nothing to share: no wake-ups */
+    pd__pool_drain(&job, 0);
+    return 1;
+  }
+  pthread_mutex_lock(&w->lock);
+  w->job = &job;
+  w->busy = w->n;
+  w->gen++;
+  pthread_cond_broadcast(&w->start);
+  pthread_mutex_unlock(&w->lock);
+  pd__pool_drain(&job, 0);
+  pthread_mutex_lock(&w->lock);
+  while (w->busy) pthread_cond_wait(&w->done, &w->lock);
+  pthread_mutex_unlock(&w->lock);
+  return w->n + 1;
 }

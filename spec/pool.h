@@ -18,4 +18,10 @@ typedef void (*pd_pool_task)(void *ctx, size_t index, unsigned worker);
 /* Returns the number of workers used (1 .. min(n_threads, n_tasks, PD_POOL_MAX_THREADS)). */
 unsigned pd_pool_run(unsigned n_threads, size_t n_tasks, pd_pool_task task, void *ctx);
 
+/* The same on threads kept in w (pd_workers_new): they sleep between jobs, so
+ * a job costs a wake-up instead of starting and joining threads. One job at a
+ * time per w. Returns the number of workers (w's threads + the caller). */
+struct pd_workers;
+unsigned pd_pool_run_on(struct pd_workers *w, size_t n_tasks, pd_pool_task task, void *ctx);
+
 #endif

@@ -135,8 +135,9 @@ static pd_status pd__fill_report(const pd_fill_job *job, unsigned workers, pd_er
   return pd__fail(err, first->st, "request %zu: %s", first->req, first->err.message);
 }
 
-pd_status pd_spec_fill(pd_spec_request *reqs, size_t n, unsigned n_threads, pd_spec_result *out,
-                       pd_error *err) {
+/* pd_spec_fill on threads started for the call (w NULL) or kept in w. */
+static pd_status pd__fill(pd_workers *w, unsigned n_threads, pd_spec_request *reqs, size_t n,
+                          pd_spec_result *out, pd_error *err) {
   pd_status st = pd__check_requests(reqs, n, err);
   if (st != PD_OK) return st;
   if (!out || !out->row_offsets || !out->valid_drafts || !out->unconstrained_rows ||
@@ -146,9 +147,22 @@ pd_status pd_spec_fill(pd_spec_request *reqs, size_t n, unsigned n_threads, pd_s
   pd_fill_job job;
   job.reqs = reqs;
   job.out = out;
-  for (unsigned w = 0; w < PD_POOL_MAX_THREADS && w <= n_threads; w++) job.fail[w].st = PD_OK;
-  unsigned workers = pd_pool_run(n_threads, n, pd__fill_task, &job);
+  unsigned most = w ? pd_workers_count(w) : n_threads + 1;
+  for (unsigned i = 0; i < PD_POOL_MAX_THREADS && i < most; i++) job.fail[i].st = PD_OK;
+  unsigned workers = w ? pd_pool_run_on(w, n, pd__fill_task, &job)
+                       : pd_pool_run(n_threads, n, pd__fill_task, &job);
   return pd__fill_report(&job, workers, err);
+}
+
+pd_status pd_spec_fill(pd_spec_request *reqs, size_t n, unsigned n_threads, pd_spec_result *out,
+                       pd_error *err) {
+  return pd__fill(NULL, n_threads, reqs, n, out, err);
+}
+
+pd_status pd_spec_fill_on(pd_workers *w, pd_spec_request *reqs, size_t n, pd_spec_result *out,
+                          pd_error *err) {
+  if (!w) return pd__fail(err, PD_ERR_ARG, "pd_spec_fill_on: NULL workers");
+  return pd__fill(w, 0, reqs, n, out, err);
 }
 
 /* Of the accepted drafts and next, how many go to the gate (the rest go to

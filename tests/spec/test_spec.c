@@ -112,7 +112,8 @@ static uint32_t pdt__rand(uint64_t *s) {
   return (uint32_t)(*s >> 33);
 }
 
-/* A batch of random requests gives the same bytes on 1, 2 and 3 threads. */
+/* A batch of random requests gives the same bytes on 1, 2 and 3 threads,
+ * started per call or kept in a pd_workers (used for several batches). */
 static void test_threads_give_identical_output(void **state) {
   (void)state;
   enum { N = 40, K = 6 };
@@ -128,14 +129,25 @@ static void test_threads_give_identical_output(void **state) {
     drafts[r][0] = r % 5 ? 0 : drafts[r][0];
     reqs[r] = (pd_spec_request){r % 7 == 3 ? NULL : m[r], drafts[r], (size_t)(r % (K + 1)), NULL};
   }
-  static uint32_t masks[3][N * (K + 1)];
-  size_t offs[3][N + 1], valid[3][N], unc[3][N * (K + 1)], n_unc[3];
+  static uint32_t masks[6][N * (K + 1)];
+  size_t offs[6][N + 1], valid[6][N], unc[6][N * (K + 1)], n_unc[6];
   for (unsigned t = 0; t < 3; t++) {
     pd_spec_result res = {masks[t], 1, offs[t], valid[t], unc[t], 0};
     assert_int_equal(pd_spec_fill(reqs, N, t + 1, &res, NULL), PD_OK);
     n_unc[t] = res.n_unconstrained;
   }
-  for (unsigned t = 1; t < 3; t++) {
+  for (unsigned t = 3; t < 6; t++) {
+    pd_workers *w = NULL;
+    assert_int_equal(pd_workers_new(t - 2, &w, NULL), PD_OK);
+    assert_int_equal(pd_workers_count(w), t - 2);
+    for (int again = 0; again < 3; again++) {
+      pd_spec_result res = {masks[t], 1, offs[t], valid[t], unc[t], 0};
+      assert_int_equal(pd_spec_fill_on(w, reqs, N, &res, NULL), PD_OK);
+      n_unc[t] = res.n_unconstrained;
+    }
+    pd_workers_free(w);
+  }
+  for (unsigned t = 1; t < 6; t++) {
     assert_memory_equal(masks[0], masks[t], offs[0][N] * sizeof(uint32_t));
     assert_memory_equal(offs[0], offs[t], sizeof offs[0]);
     assert_memory_equal(valid[0], valid[t], sizeof valid[0]);
@@ -165,6 +177,7 @@ static void test_bad_arguments(void **state) {
   req.n_drafts = 0;
   assert_int_equal(pd_spec_fill(&req, 1, 1, NULL, &err), PD_ERR_ARG);
   assert_int_equal(pd_spec_fill(&req, 0, 1, &b.res, &err), PD_OK);
+  assert_int_equal(pd_spec_fill_on(NULL, &req, 1, &b.res, &err), PD_ERR_ARG);
   assert_int_equal(b.offsets[0], 0);
   size_t acc = 1;
   uint32_t next = 0;
