@@ -5,6 +5,7 @@
  *   nfa.c     one rule body -> Thompson NFA with epsilon edges (UTF-8 -> byte ranges)
  *   nfa_tails.c merges the NFA's copies that end alike, before determinization
  *   nfa_diff.c a difference of two byte-level expressions, as a product automaton
+ *   sets.c    the interned NFA-state sets of both subset constructions
  *   dfa.c     NFA -> deterministic automaton by subset construction, appended to the
  *             growing state/edge arrays of the whole grammar
  *   minimize.c merges equivalent states of that automaton

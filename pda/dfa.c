@@ -1,7 +1,6 @@
 /* dfa.c - subset construction: one rule's NFA -> a deterministic automaton.
  *
- * A DFA state is an epsilon-closed set of NFA states, interned in a pool
- * (set k = pool[sets[k].off .. +len), sorted) with an open-addressing table.
+ * A DFA state is an epsilon-closed set of NFA states, interned (sets.h).
  * Its byte edges are the elementary intervals between the boundaries of the
  * NFA byte edges it contains, merged when neighbours reach the same set, so
  * byte edges come out sorted and disjoint; calls and tokens are grouped by
@@ -9,63 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/bits.h"
 #include "base/error.h"
 #include "build.h"
-
-typedef struct pd__span {
-  uint32_t off, len;
-} pd__span;
+#include "sets.h"
 
 typedef struct pd__sub {
   const pd_nfa *nfa;
   const pd_allocator *a;
-  PD_ARRAY(uint32_t) pool;
-  PD_ARRAY(pd__span) sets;
-  uint32_t *table; /* set index + 1; 0 = empty */
-  size_t table_cap;
+  pd_sets s;      /* the DFA states as interned sets (sets.h) */
   uint32_t *mark; /* per NFA state: generation it was last added to the closure */
   uint32_t gen;
   PD_ARRAY(uint32_t) stack, seed;
   PD_ARRAY(pd_nfa_edge) out; /* the non-epsilon edges of the set being expanded */
-  uint32_t limit;            /* DFA states allowed for this rule */
 } pd__sub;
-
-static uint32_t pd__hash(const uint32_t *s, uint32_t n) { return pd_hash_words(s, n); }
-
-static bool pd__table_grow(pd__sub *u) {
-  if (u->table_cap && u->sets.len * 2 < u->table_cap) return true;
-  size_t cap = u->table_cap ? u->table_cap * 2 : 64;
-  uint32_t *t = pd__calloc(u->a, cap, sizeof *t);
-  if (!t) return false;
-  for (size_t k = 0; k < u->sets.len; k++) {
-    const pd__span *sp = &u->sets.data[k];
-    size_t i = pd__hash(u->pool.data + sp->off, sp->len) & (cap - 1);
-    while (t[i]) i = (i + 1) & (cap - 1);
-    t[i] = (uint32_t)k + 1;
-  }
-  pd__free(u->a, u->table);
-  u->table = t;
-  u->table_cap = cap;
-  return true;
-}
-
-static int pd__cmp_u32(const void *x, const void *y) {
-  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-  return a < b ? -1 : a > b;
-}
 
 /* Epsilon closure of u->seed, appended (sorted) at the end of the pool. */
 static bool pd__closure(pd__sub *u) {
   const pd_nfa *n = u->nfa;
   u->gen++;
   pd_array_clear(&u->stack);
-  size_t base = u->pool.len;
+  size_t base = u->s.pool.len;
   for (size_t i = 0; i < u->seed.len; i++) {
     uint32_t q = u->seed.data[i];
     if (u->mark[q] == u->gen) continue;
     u->mark[q] = u->gen;
-    if (!pd_array_push(u->a, &u->stack, q) || !pd_array_push(u->a, &u->pool, q)) return false;
+    if (!pd_array_push(u->a, &u->stack, q) || !pd_array_push(u->a, &u->s.pool, q)) return false;
   }
   while (u->stack.len) {
     uint32_t q = u->stack.data[--u->stack.len];
@@ -73,47 +40,19 @@ static bool pd__closure(pd__sub *u) {
       const pd_nfa_edge *ed = &n->edges.data[e];
       if (ed->kind != PD_NFA_EPS || u->mark[ed->to] == u->gen) continue;
       u->mark[ed->to] = u->gen;
-      if (!pd_array_push(u->a, &u->stack, ed->to) || !pd_array_push(u->a, &u->pool, ed->to))
+      if (!pd_array_push(u->a, &u->stack, ed->to) || !pd_array_push(u->a, &u->s.pool, ed->to))
         return false;
     }
   }
-  size_t len = u->pool.len - base;
-  uint32_t *p = u->pool.data + base;
-  if (len > 24) {
-    qsort(p, len, sizeof *p, pd__cmp_u32);
-  } else { /* most closures are a handful of states: insertion sort beats qsort */
-    for (size_t i = 1; i < len; i++) {
-      uint32_t x = p[i];
-      size_t j = i;
-      for (; j && p[j - 1] > x; j--) p[j] = p[j - 1];
-      p[j] = x;
-    }
-  }
+  pd_sets_sort_tail(&u->s, base);
   return true;
 }
 
 /* Interns the closure of u->seed; *id gets its DFA state (new or old). */
 static pd_status pd__intern(pd__sub *u, uint32_t *id, pd_error *err) {
-  size_t base = u->pool.len;
-  if (!pd__closure(u) || !pd__table_grow(u)) return pd__nomem(err);
-  uint32_t len = (uint32_t)(u->pool.len - base);
-  const uint32_t *s = u->pool.data + base;
-  size_t i = pd__hash(s, len) & (u->table_cap - 1);
-  while (u->table[i]) {
-    const pd__span *sp = &u->sets.data[u->table[i] - 1];
-    if (sp->len == len && !memcmp(u->pool.data + sp->off, s, len * sizeof *s)) {
-      u->pool.len = base;
-      *id = u->table[i] - 1;
-      return PD_OK;
-    }
-    i = (i + 1) & (u->table_cap - 1);
-  }
-  if (u->sets.len >= u->limit)
-    return pd__fail(err, PD_ERR_LIMIT, "grammar needs more than the allowed automaton states");
-  if (!pd_array_push(u->a, &u->sets, ((pd__span){(uint32_t)base, len}))) return pd__nomem(err);
-  u->table[i] = (uint32_t)u->sets.len;
-  *id = (uint32_t)u->sets.len - 1;
-  return PD_OK;
+  size_t base = u->s.pool.len;
+  if (!pd__closure(u)) return pd__nomem(err);
+  return pd_sets_intern(&u->s, base, id, err);
 }
 
 static int pd__cmp_edge(const void *x, const void *y) {
@@ -212,8 +151,8 @@ static pd_status pd__expand(pd__sub *u, pd_pda_builder *b, uint32_t d, uint32_t 
                             uint32_t start, pd_error *err) {
   pd_array_clear(&u->out);
   pd_pda_state st = {rule, (uint32_t)b->edges.len, 0, 0, 0, 0};
-  for (uint32_t k = 0; k < u->sets.data[d].len; k++) {
-    uint32_t q = u->pool.data[u->sets.data[d].off + k];
+  for (uint32_t k = 0; k < u->s.sets.data[d].len; k++) {
+    uint32_t q = u->s.pool.data[u->s.sets.data[d].off + k];
     if (q == u->nfa->final) st.flags |= PD_STATE_FINAL;
     for (uint32_t e = u->nfa->first.data[q]; e < u->nfa->first.data[q + 1]; e++)
       if (u->nfa->edges.data[e].kind != PD_NFA_EPS &&
@@ -251,26 +190,24 @@ static pd_status pd__expand(pd__sub *u, pd_pda_builder *b, uint32_t d, uint32_t 
 }
 
 static void pd__sub_free(pd__sub *u) {
-  pd_array_free(u->a, &u->pool);
-  pd_array_free(u->a, &u->sets);
+  pd_sets_free(&u->s);
   pd_array_free(u->a, &u->stack);
   pd_array_free(u->a, &u->seed);
   pd_array_free(u->a, &u->out);
-  pd__free(u->a, u->table);
   pd__free(u->a, u->mark);
 }
 
 pd_status pd_pda_dfa_build(pd_pda_builder *b, const pd_nfa *nfa, uint32_t rule, pd_error *err) {
   uint32_t start = (uint32_t)b->states.len;
-  pd__sub u = {.nfa = nfa, .a = b->a};
-  u.limit = b->max_states > start ? b->max_states - start : 0;
+  pd__sub u = {.nfa = nfa, .a = b->a, .s = {.a = b->a}};
+  u.s.limit = b->max_states > start ? b->max_states - start : 0;
   u.mark = pd__calloc(b->a, nfa->n_states ? nfa->n_states : 1, sizeof *u.mark);
   pd_status s = u.mark ? PD_OK : pd__nomem(err);
   uint32_t id;
   if (!s && !pd_array_push(b->a, &u.seed, nfa->start)) s = pd__nomem(err);
   if (!s) s = pd__intern(&u, &id, err);
-  for (uint32_t d = 0; !s && d < u.sets.len; d++) s = pd__expand(&u, b, d, rule, start, err);
-  if (!s) b->rules.data[rule] = (pd_pda_rule){start, (uint32_t)u.sets.len, 0, 0};
+  for (uint32_t d = 0; !s && d < u.s.sets.len; d++) s = pd__expand(&u, b, d, rule, start, err);
+  if (!s) b->rules.data[rule] = (pd_pda_rule){start, (uint32_t)u.s.sets.len, 0, 0};
   pd__sub_free(&u);
   return s;
 }

@@ -15,13 +15,9 @@
  * a token edge inside is an error (the front ends never build one). */
 #include <string.h>
 
-#include "base/bits.h"
 #include "base/error.h"
 #include "build.h"
-
-typedef struct pd__span {
-  uint32_t off, len;
-} pd__span;
+#include "sets.h"
 
 typedef struct pd__tr {
   uint32_t from, to;
@@ -32,13 +28,11 @@ typedef struct pd__prod {
   const pd_allocator *a;
   const pd_nfa *x, *y; /* combined numbering: x's states, then y's shifted by x->n_states */
   uint32_t n_x, n;
-  PD_ARRAY(uint32_t) pool, stack, seed;
-  PD_ARRAY(pd__span) sets;
+  pd_sets s; /* the product's states as interned sets (sets.h) */
+  PD_ARRAY(uint32_t) stack, seed;
   PD_ARRAY(pd__tr) trs;
   PD_ARRAY(pd_nfa_edge) out; /* byte edges of the set being expanded, combined numbering */
-  uint32_t *table, *mark, gen;
-  size_t cap;
-  uint32_t limit;
+  uint32_t *mark, gen;
 } pd__prod;
 
 /* Edges of combined state q: its NFA and its first edge index. */
@@ -54,12 +48,12 @@ static const pd_nfa *pd__side(const pd__prod *p, uint32_t q, uint32_t *local, ui
 static bool pd__closure(pd__prod *p) {
   p->gen++;
   p->stack.len = 0;
-  size_t base = p->pool.len;
+  size_t base = p->s.pool.len;
   for (size_t i = 0; i < p->seed.len; i++) {
     uint32_t q = p->seed.data[i];
     if (p->mark[q] == p->gen) continue;
     p->mark[q] = p->gen;
-    if (!pd_array_push(p->a, &p->stack, q) || !pd_array_push(p->a, &p->pool, q)) return false;
+    if (!pd_array_push(p->a, &p->stack, q) || !pd_array_push(p->a, &p->s.pool, q)) return false;
   }
   while (p->stack.len) {
     uint32_t q = p->stack.data[--p->stack.len], l, sh;
@@ -69,72 +63,33 @@ static bool pd__closure(pd__prod *p) {
       uint32_t to = ed->to + sh;
       if (ed->kind != PD_NFA_EPS || p->mark[to] == p->gen) continue;
       p->mark[to] = p->gen;
-      if (!pd_array_push(p->a, &p->stack, to) || !pd_array_push(p->a, &p->pool, to)) return false;
+      if (!pd_array_push(p->a, &p->stack, to) || !pd_array_push(p->a, &p->s.pool, to))
+        return false;
     }
   }
-  uint32_t *s = p->pool.data + base;
-  size_t len = p->pool.len - base;
-  for (size_t i = 1; i < len; i++) { /* closures are small */
-    uint32_t v = s[i];
-    size_t j = i;
-    for (; j && s[j - 1] > v; j--) s[j] = s[j - 1];
-    s[j] = v;
-  }
-  return true;
-}
-
-static bool pd__grow(pd__prod *p) {
-  if (p->cap && p->sets.len * 2 < p->cap) return true;
-  size_t cap = p->cap ? p->cap * 2 : 64;
-  uint32_t *t = pd__calloc(p->a, cap, sizeof *t);
-  if (!t) return false;
-  for (size_t k = 0; k < p->sets.len; k++) {
-    const pd__span *sp = &p->sets.data[k];
-    size_t i = pd_hash_words(p->pool.data + sp->off, sp->len) & (cap - 1);
-    while (t[i]) i = (i + 1) & (cap - 1);
-    t[i] = (uint32_t)k + 1;
-  }
-  pd__free(p->a, p->table);
-  p->table = t;
-  p->cap = cap;
+  pd_sets_sort_tail(&p->s, base);
   return true;
 }
 
 /* Interns the closure of seed: *id its set, or UINT32_MAX when it holds no
  * state of a (dead: nothing after it is in the difference). */
 static pd_status pd__intern(pd__prod *p, uint32_t *id, pd_error *err) {
-  size_t base = p->pool.len;
-  if (!pd__closure(p) || !pd__grow(p)) return pd__nomem(err);
-  uint32_t len = (uint32_t)(p->pool.len - base);
-  const uint32_t *s = p->pool.data + base;
-  if (!len || s[0] >= p->n_x) { /* sorted: no state of a */
-    p->pool.len = base;
+  size_t base = p->s.pool.len;
+  if (!pd__closure(p)) return pd__nomem(err);
+  if (p->s.pool.len == base || p->s.pool.data[base] >= p->n_x) { /* sorted: no state of a */
+    p->s.pool.len = base;
     *id = UINT32_MAX;
     return PD_OK;
   }
-  size_t i = pd_hash_words(s, len) & (p->cap - 1);
-  for (; p->table[i]; i = (i + 1) & (p->cap - 1)) {
-    const pd__span *sp = &p->sets.data[p->table[i] - 1];
-    if (sp->len == len && !memcmp(p->pool.data + sp->off, s, len * sizeof *s)) {
-      p->pool.len = base;
-      *id = p->table[i] - 1;
-      return PD_OK;
-    }
-  }
-  if (p->sets.len >= p->limit)
-    return pd__fail(err, PD_ERR_LIMIT, "grammar needs more than the allowed automaton states");
-  if (!pd_array_push(p->a, &p->sets, ((pd__span){(uint32_t)base, len}))) return pd__nomem(err);
-  p->table[i] = (uint32_t)p->sets.len;
-  *id = (uint32_t)p->sets.len - 1;
-  return PD_OK;
+  return pd_sets_intern(&p->s, base, id, err);
 }
 
 /* The transitions of set d over the elementary intervals of its byte edges. */
 static pd_status pd__expand(pd__prod *p, uint32_t d, pd_error *err) {
   p->out.len = 0;
   uint64_t cut[5] = {0};
-  for (uint32_t k = 0; k < p->sets.data[d].len; k++) {
-    uint32_t q = p->pool.data[p->sets.data[d].off + k], l, sh;
+  for (uint32_t k = 0; k < p->s.sets.data[d].len; k++) {
+    uint32_t q = p->s.pool.data[p->s.sets.data[d].off + k], l, sh;
     const pd_nfa *n = pd__side(p, q, &l, &sh);
     for (uint32_t e = n->first.data[l]; e < n->first.data[l + 1]; e++) {
       pd_nfa_edge ed = n->edges.data[e];
@@ -195,8 +150,8 @@ static pd_status pd__expand(pd__prod *p, uint32_t d, pd_error *err) {
 
 static bool pd__final(const pd__prod *p, uint32_t d) {
   bool x = false, y = false;
-  for (uint32_t k = 0; k < p->sets.data[d].len; k++) {
-    uint32_t q = p->pool.data[p->sets.data[d].off + k];
+  for (uint32_t k = 0; k < p->s.sets.data[d].len; k++) {
+    uint32_t q = p->s.pool.data[p->s.sets.data[d].off + k];
     x = x || q == p->x->final;
     y = y || q == p->n_x + p->y->final;
   }
@@ -206,7 +161,7 @@ static bool pd__final(const pd__prod *p, uint32_t d) {
 /* Appends the product to n: in -> set 0, the final sets -> a new exit. */
 static pd_status pd__emit(pd__prod *p, pd_nfa *n, uint32_t in, uint32_t *out, pd_error *err) {
   uint32_t base = n->n_states;
-  n->n_states += (uint32_t)p->sets.len;
+  n->n_states += (uint32_t)p->s.sets.len;
   if (n->n_states > n->max_states)
     return pd__fail(err, PD_ERR_LIMIT, "grammar needs more than %u automaton states",
                     n->max_states);
@@ -219,7 +174,7 @@ static pd_status pd__emit(pd__prod *p, pd_nfa *n, uint32_t in, uint32_t *out, pd
     if (!pd_array_push(n->a, &n->edges, e)) return pd__nomem(err);
   }
   uint32_t exit = n->n_states++; /* numbered last, for nfa_tails.c */
-  for (uint32_t d = 0; d < p->sets.len; d++)
+  for (uint32_t d = 0; d < p->s.sets.len; d++)
     if (pd__final(p, d) &&
         !pd_array_push(n->a, &n->edges,
                        ((pd_nfa_edge){.from = base + d, .to = exit, .kind = PD_NFA_EPS})))
@@ -232,12 +187,12 @@ pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uin
                           uint32_t *out, pd_error *err) {
   pd_nfa x = {.a = n->a, .max_states = n->max_states, .inl = n->inl};
   pd_nfa y = {.a = n->a, .max_states = n->max_states, .inl = n->inl};
-  pd__prod p = {.a = n->a, .x = &x, .y = &y};
+  pd__prod p = {.a = n->a, .x = &x, .y = &y, .s = {.a = n->a}};
   pd_status s = pd_pda_nfa_build(&x, w, a, err);
   if (!s) s = pd_pda_nfa_build(&y, w, b, err);
   if (!s) {
     p.n_x = x.n_states, p.n = x.n_states + y.n_states;
-    p.limit = n->max_states > n->n_states ? n->max_states - n->n_states : 0;
+    p.s.limit = n->max_states > n->n_states ? n->max_states - n->n_states : 0;
     p.mark = pd__calloc(n->a, p.n ? p.n : 1, sizeof *p.mark);
     if (!p.mark || !pd_array_push(n->a, &p.seed, x.start) ||
         !pd_array_push(n->a, &p.seed, p.n_x + y.start))
@@ -246,17 +201,15 @@ pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uin
   uint32_t id;
   if (!s) s = pd__intern(&p, &id, err);
   if (!s && id == UINT32_MAX) s = pd__fail(err, PD_ERR_INTERNAL, "empty left operand");
-  for (uint32_t d = 0; !s && d < p.sets.len; d++) s = pd__expand(&p, d, err);
+  for (uint32_t d = 0; !s && d < p.s.sets.len; d++) s = pd__expand(&p, d, err);
   if (!s) s = pd__emit(&p, n, in, out, err);
   pd_pda_nfa_free(&x);
   pd_pda_nfa_free(&y);
-  pd_array_free(n->a, &p.pool);
+  pd_sets_free(&p.s);
   pd_array_free(n->a, &p.stack);
   pd_array_free(n->a, &p.seed);
-  pd_array_free(n->a, &p.sets);
   pd_array_free(n->a, &p.trs);
   pd_array_free(n->a, &p.out);
-  pd__free(n->a, p.table);
   pd__free(n->a, p.mark);
   return s;
 }
