@@ -13,7 +13,9 @@ static const struct {
     {"check", pd_cli_check,
      "--grammar F | --schema F | --regex P [--prefix] [--input F | --batch F] [--any-order] [--strict] [--lenient]"},
     {"mask", pd_cli_mask, "--grammar F --tokenizer T [--after-text F] [--vocab-size N]"},
-    {"maskbench", pd_cli_maskbench, "DIR --tokenizer T [--grammar F] [--json] [--cpu-time] [--verbose] [--any-order] [--eager] [--cache-mb N]"},
+    {"maskbench", pd_cli_maskbench,
+     "DIR --tokenizer T [--grammar F] [--json] [--cpu-time] [--verbose] [--any-order] [--eager]"
+     " [--cache-mb N]"},
     {"encode", pd_cli_encode, "--tokenizer T [--batch F]"},
     {"generate", pd_cli_generate, "(--grammar F | --schema F | --regex P) --tokenizer T --corpus F ..."},
     {"demo", pd_cli_demo, "[--tokenizer T]: a short demonstration with timings"},

@@ -77,7 +77,8 @@ static bool pd__call_graph(pd_statekey *k) {
   size_t nr = k->n_rules;
   k->adj_at = pd__calloc(k->a, nr + 1, sizeof *k->adj_at);
   if (!k->adj_at) return false;
-  for (uint32_t s = 0; s < k->n_states; s++) k->adj_at[k->states[s].rule + 1] += k->states[s].n_call;
+  for (uint32_t s = 0; s < k->n_states; s++)
+    k->adj_at[k->states[s].rule + 1] += k->states[s].n_call;
   for (size_t r = 0; r < nr; r++) k->adj_at[r + 1] += k->adj_at[r];
   k->adj = pd__malloc(k->a, (k->adj_at[nr] ? k->adj_at[nr] : 1) * sizeof *k->adj);
   uint32_t *fill = pd__malloc(k->a, (nr ? nr : 1) * sizeof *fill);

@@ -35,7 +35,8 @@ bool pd_ir_same(const pd_ir *w, uint32_t a, uint32_t b, const pd_ir_eq *eq, int 
       return true;
     case PD_IR_REPEAT: return x->off == y->off && pd_ir_same(w, x->a, y->a, eq, depth + 1);
     case PD_IR_DIFF:
-      return pd_ir_same(w, x->a, y->a, eq, depth + 1) && pd_ir_same(w, x->off, y->off, eq, depth + 1);
+      return pd_ir_same(w, x->a, y->a, eq, depth + 1) &&
+             pd_ir_same(w, x->off, y->off, eq, depth + 1);
     case PD_IR_REF: return pd__rule_of(eq->rep, x->a) == pd__rule_of(eq->rep, y->a);
     case PD_IR_TOKEN: return x->a == y->a;
     default: return true; /* EMPTY, NOTHING */
