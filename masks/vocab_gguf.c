@@ -343,7 +343,7 @@ static pd_status pd__spm_merges(const pd__gguf *g, const json_t *root, pd_vocab 
   pd__cands c = {0};
   pd_status st = pd__spm_cands(g, vocab, v->alloc, &c, err);
   if (!st) {
-    qsort(c.data, c.len, sizeof *c.data, pd__cand_cmp);
+    if (c.len) qsort(c.data, c.len, sizeof *c.data, pd__cand_cmp); /* data is NULL when empty */
     st = pd_encoder_reserve_merges(v->enc, v->alloc, c.len, err);
   }
   uint32_t rank = 0;

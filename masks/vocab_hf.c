@@ -278,7 +278,7 @@ static pd_status pd__hf_vocab(pd__hf *h, const pd_vocab_options *opts, pd_vocab 
   pd_status st = PD_ERR_NOMEM;
   if (toks && lens) {
     for (size_t i = 0; i < h->size; i++) {
-      toks[i] = h->text.data + h->start[i];
+      toks[i] = h->text.data ? h->text.data + h->start[i] : (const uint8_t *)""; /* all empty */
       lens[i] = h->len[i];
     }
     pd_vocab_options o = opts ? *opts : (pd_vocab_options){0};
