@@ -109,7 +109,8 @@ static bool pd__pass(pd__tails *t, bool *changed) {
       uint32_t p = t->table[i] - 1;
       uint32_t len = t->off.data[2 * p + 1];
       if ((p == n->final) == final && len == t->sig.len &&
-          !memcmp(t->pool.data + t->off.data[2 * p], t->sig.data, len * sizeof *t->sig.data)) {
+          (!len || /* no edges: nothing allocated to compare */
+           !memcmp(t->pool.data + t->off.data[2 * p], t->sig.data, len * sizeof *t->sig.data))) {
         t->rep[q] = p;
         *changed = true;
         break;
