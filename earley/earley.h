@@ -80,6 +80,11 @@ struct pd_matcher {
  * PD_ERR_LIMIT (more than max_items_per_row) / PD_ERR_NOMEM: nothing added.
  * Ignores termination and the token history. */
 pd_status pd_earley_push_byte(pd_matcher *m, uint8_t byte);
+/* Whether pushing byte would succeed (some item of the current row scans it),
+ * without building the row: the last byte of a token decides its acceptance
+ * by this alone, and its row's closure (a completion into an object that
+ * predicts a hundred members) is only needed by a longer token. */
+bool pd_earley_scans(const pd_matcher *m, uint8_t byte);
 /* Pushes the rows of token id (its bytes and/or token edges) per the token
  * semantics above, without touching the token history; *pushed gets the rows
  * added (0 is possible: a zero-byte token). EOS tokens are not handled here

@@ -118,6 +118,18 @@ pd_status pd_earley_push_byte(pd_matcher *m, uint8_t byte) {
   return s ? pd__abandon(m, s) : PD_OK;
 }
 
+bool pd_earley_scans(const pd_matcher *m, uint8_t byte) {
+  size_t n;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  for (size_t i = 0; i < n; i++) {
+    const pd_pda_state *st = &m->states[it[i].state];
+    const pd_pda_edge *ed = m->edges + st->edges;
+    for (uint32_t k = 0; k < st->n_byte && ed[k].lo <= byte; k++)
+      if (byte <= ed[k].hi) return true;
+  }
+  return false;
+}
+
 /* Re-enters the current row into the dedup table so items can be added to it. */
 static pd_status pd__restamp(pd_matcher *m) {
   size_t start = m->rows.data[m->rows.len - 1];

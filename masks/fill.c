@@ -17,17 +17,18 @@
 #include "masks/masks_internal.h"
 #include "masks/vocab.h"
 
-/* Pushes token order[i]'s bytes from depth *depth on; returns false at the
+/* Whether the token b[0..len) is taken: its bytes from depth *depth on are
+ * pushed but the last, which is only tested (pd_earley_scans); false at the
  * first dead byte (then *depth = bytes alive). Other errors go to *st. */
 static bool pd__push_rest(pd_matcher *m, const uint8_t *b, uint32_t len, uint32_t *depth,
                           pd_status *st) {
-  while (*depth < len) {
+  while (*depth + 1 < len) {
     pd_status s = pd_earley_push_byte(m, b[*depth]);
     if (s == PD_ERR_NOMEM) *st = s;
     if (s != PD_OK) return false;
     ++*depth;
   }
-  return true;
+  return *depth >= len || pd_earley_scans(m, b[*depth]);
 }
 
 /* The trie walk over the live parser: sets the bit of every text token whose
