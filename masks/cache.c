@@ -217,6 +217,7 @@ const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
 }
 
 void pd_vocab_cache_stats(const pd_vocab *v, pd_cache_stats *out) {
+  if (!out) return;
   memset(out, 0, sizeof *out);
   pd_mask_cache *c = v ? __atomic_load_n(&v->mask_cache, __ATOMIC_ACQUIRE) : NULL;
   if (!c) {

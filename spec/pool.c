@@ -91,6 +91,7 @@ static void *pd__workers_main(void *arg) {
 }
 
 pd_status pd_workers_new(unsigned n_threads, pd_workers **out, pd_error *err) {
+  if (!out) return pd__fail(err, PD_ERR_ARG, "pd_workers_new: NULL out");
   *out = NULL;
   struct pd_workers *w = pd__calloc(pd__alloc_or_default(NULL), 1, sizeof *w);
   if (!w) return pd__nomem(err);

@@ -178,6 +178,9 @@ static void test_bad_arguments(void **state) {
   assert_int_equal(pd_spec_fill(&req, 1, 1, NULL, &err), PD_ERR_ARG);
   assert_int_equal(pd_spec_fill(&req, 0, 1, &b.res, &err), PD_OK);
   assert_int_equal(pd_spec_fill_on(NULL, &req, 1, &b.res, &err), PD_ERR_ARG);
+  assert_int_equal(pd_workers_new(2, NULL, &err), PD_ERR_ARG);
+  pd_workers_free(NULL);
+  assert_int_equal(pd_workers_count(NULL), 1);
   assert_int_equal(b.offsets[0], 0);
   size_t acc = 1;
   uint32_t next = 0;
