@@ -15,45 +15,8 @@
 #include "base/error.h"
 #include "earley/earley.h"
 #include "masks/masks_internal.h"
+#include "masks/suffix.h"
 #include "masks/vocab.h"
-
-/* Whether the token b[0..len) is taken: its bytes from depth *depth on are
- * pushed but the last, which is only tested (pd_earley_scans); false at the
- * first dead byte (then *depth = bytes alive). Other errors go to *st. */
-static bool pd__push_rest(pd_matcher *m, const uint8_t *b, uint32_t len, uint32_t *depth,
-                          pd_status *st) {
-  while (*depth + 1 < len) {
-    pd_status s = pd_earley_push_byte(m, b[*depth]);
-    if (s == PD_ERR_NOMEM) *st = s;
-    if (s != PD_OK) return false;
-    ++*depth;
-  }
-  return *depth >= len || pd_earley_scans(m, b[*depth]);
-}
-
-/* The trie walk over the live parser: sets the bit of every text token whose
- * bytes can all be pushed. Leaves the matcher's rows as they were. */
-static pd_status pd__fill_walk(pd_matcher *m, const pd_mask_cache *c, uint32_t *words) {
-  const pd_trie *t = &c->trie;
-  uint32_t depth = 0, i = 0;
-  pd_status st = PD_OK;
-  while (i < t->n && st == PD_OK) {
-    uint32_t len;
-    const uint8_t *b = pd_trie_bytes(t, i, &len);
-    if (t->lcp[i] < depth) {
-      pd_earley_pop(m, depth - t->lcp[i]);
-      depth = t->lcp[i];
-    }
-    if (pd__push_rest(m, b, len, &depth, &st)) {
-      pd_bit_set(words, t->order[i]);
-      i++;
-    } else {
-      i = pd_trie_skip_depth(t, i, depth + 1);
-    }
-  }
-  if (depth) pd_earley_pop(m, depth);
-  return st;
-}
 
 /* Sets the ids of one token edge: arg (neg = 0) or every id but arg. */
 static void pd__fill_edge(const pd_mask_cache *c, const pd_pda_edge *e, size_t size,
@@ -125,7 +88,7 @@ static pd_status pd__fill_text(pd_matcher *m, uint32_t *words, size_t n_words, p
   if (st == PD_OK && classified)
     st = pd__fill_classified(m, m->g->masks, words);
   else if (st == PD_OK)
-    st = pd__fill_walk(m, c, words);
+    st = pd_masks_fill_walk(m, c, words);
   if (st != PD_OK) {
     memset(words, 0, n_words * sizeof *words);
     return st == PD_ERR_NOMEM ? pd__nomem(err) : pd__fail(err, st, "fill_bitmask failed");
@@ -182,14 +145,49 @@ static uint32_t pd__common(const uint8_t *a, const uint8_t *b, uint32_t n) {
   return k;
 }
 
+/* Whether candidate b[0..len) is taken: its bytes from *depth on are pushed
+ * but the last, which is only tested (pd_earley_scans). A rest of at least two
+ * bytes from a keyable row is looked up in the suffix memo first, and the
+ * deepest one looked up is recorded. When the token is not taken, *dead gets
+ * its bytes alive (the rows on the stack may be fewer: *depth stays the number
+ * pushed). Errors but rejection go to *st. */
+static bool pd__cand_taken(pd_matcher *m, pd_suffix_memo *sx, const uint8_t *b, uint32_t len,
+                           uint32_t *depth, uint32_t *dead, pd_status *st) {
+  uint32_t keyed = 0; /* depth of the last row looked up; 0 = none */
+  bool taken = false;
+  for (;;) {
+    if (*depth && *depth + 2 <= len && pd_suffix_keyable(sx, m, sx->base + *depth)) {
+      uint32_t alive;
+      if (pd_suffix_find(sx, m, sx->base + *depth, b + *depth, len - *depth, &taken, &alive)) {
+        *dead = *depth + alive;
+        return taken;
+      }
+      keyed = *depth;
+    }
+    if (*depth + 1 >= len) break;
+    pd_status s = pd_earley_push_byte(m, b[*depth]);
+    if (s == PD_ERR_NOMEM) *st = s;
+    if (s != PD_OK) break;
+    ++*depth;
+  }
+  taken = *depth >= len || (*depth + 1 == len && pd_earley_scans(m, b[*depth]));
+  *dead = *depth;
+  if (keyed && *st == PD_OK)
+    pd_suffix_put(sx, m, sx->base + keyed, b + keyed, len - keyed, taken, *depth - keyed);
+  return taken;
+}
+
 /* Checks the candidate trie positions cand (not yet in words) against the live
  * parser in trie order: a prefix shared with the previous candidate is pushed
- * once, and a dead prefix skips every candidate under it. */
+ * once, a dead prefix skips every candidate under it, and rests shared by
+ * different prefixes are decided once (suffix.h). */
 static pd_status pd__walk_candidates(pd_matcher *m, const pd_trie *t, const uint32_t *cand,
                                      size_t n_words, uint32_t *words) {
   const uint8_t *on_stack = NULL; /* bytes of the token whose prefix the rows hold */
-  uint32_t depth = 0;
+  uint32_t depth = 0, dead;
   pd_status st = PD_OK;
+  pd_suffix_memo sx;
+  pd_suffix_init(&sx, m);
   for (uint32_t p = pd__next_bit(cand, n_words, 0); p != UINT32_MAX && st == PD_OK;) {
     uint32_t id = t->order[p], len;
     const uint8_t *b = pd_trie_bytes(t, p, &len);
@@ -201,18 +199,32 @@ static pd_status pd__walk_candidates(pd_matcher *m, const pd_trie *t, const uint
     if (keep < depth) pd_earley_pop(m, depth - keep);
     depth = keep;
     on_stack = b;
-    if (pd__push_rest(m, b, len, &depth, &st)) {
+    if (pd__cand_taken(m, &sx, b, len, &depth, &dead, &st)) {
       pd_bit_set(words, id);
       p = pd__next_bit(cand, n_words, p + 1);
     } else {
-      p = pd__next_bit(cand, n_words, pd_trie_skip_depth(t, p, depth + 1));
+      p = pd__next_bit(cand, n_words, pd_trie_skip_depth(t, p, dead + 1));
     }
   }
   if (depth) pd_earley_pop(m, depth);
+  pd_suffix_free(&sx);
   return st;
 }
 
 #define PD__STACK_WORDS 8192 /* candidate bitsets up to 262,144 positions live on the stack */
+
+pd_status pd_masks_fill_walk(pd_matcher *m, const pd_mask_cache *c, uint32_t *words) {
+  const pd_trie *t = &c->trie;
+  uint32_t local[PD__STACK_WORDS], *cand = local;
+  size_t n_words = ((size_t)t->n + 31) / 32;
+  if (n_words > PD__STACK_WORDS && !(cand = pd__malloc(m->alloc, n_words * sizeof *cand)))
+    return PD_ERR_NOMEM;
+  memset(cand, 0xff, n_words * sizeof *cand);
+  if (t->n % 32) cand[n_words - 1] = (1u << (t->n % 32)) - 1;
+  pd_status st = pd__walk_candidates(m, t, cand, n_words, words);
+  if (cand != local) pd__free(m->alloc, cand);
+  return st;
+}
 
 /* The union of the classes' cd sets, walked as candidates. */
 static pd_status pd__fill_cd(pd_matcher *m, const pd_mask_cache *c, const pd_mask_class **cls,
@@ -263,7 +275,7 @@ static pd_status pd__fill_classified(pd_matcher *m, const pd_masks *mk, uint32_t
   const pd_tokset *acc[PD__MAX_CLASSES] = {0};
   bool too_many = false;
   size_t n = pd__row_classes(m, mk, cls, &too_many);
-  if (too_many) return pd__fill_walk(m, mk->cache, words);
+  if (too_many) return pd_masks_fill_walk(m, mk->cache, words);
   for (size_t i = 0; i < n; i++) acc[i] = &cls[i]->accepted;
   pd_tokset_union(acc, n, words, &mk->cache->u);
   return pd__fill_cd(m, mk->cache, cls, n, words);

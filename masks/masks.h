@@ -14,6 +14,7 @@
 
 typedef struct pd_masks pd_masks;
 struct pd_grammar;
+struct pd_mask_cache;
 
 /* Builds the tables for g (g's vocab is non-NULL). *out may be NULL on
  * success when there is nothing to precompute. */
@@ -21,5 +22,11 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
 void pd_masks_free(pd_masks *mk, const pd_allocator *a);
 /* Bytes the grammar's own tables hold (the shared cache not counted). */
 size_t pd_masks_bytes(const pd_masks *mk);
+
+/* Sets the bit of every text token of c's trie that the live parser m takes,
+ * by walking them all (fill.c): the fill of rows the tables leave to the walk.
+ * Leaves m's rows as they were. */
+pd_status pd_masks_fill_walk(pd_matcher *m, const struct pd_mask_cache *c,
+                             uint32_t *words);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "diff.h"
 #include "masks/cache.h"
+#include "masks/masks.h"
 
 static const char *const pdt__pieces[] = {
     "a", "b", "ab", "ba", "aab", "(", ")", "()", "(a", "a)", ")(", "))", "((", "x", "xy", "y",
@@ -245,6 +246,131 @@ static void test_fill_real(void **state) {
   assert_int_equal(d.differences, 0);
 }
 
+/* A vocabulary of concatenated pieces (seeded): many tokens end with the same
+ * rest after different prefixes, the case of the candidate walk's suffix memo
+ * (masks/suffix.h), which may share a verdict only when the rows a rest starts
+ * from hold the same items and no item started inside the token. */
+static pd_vocab *pdt__suffix_vocab(void) {
+  static const char *const pieces[] = {"a", "b", "c", "d", "ab", "cd", "x", "y", "\"", "\",",
+                                       ",", "]", ")", "}", ":", "\":", "[", "(", "{", "\"a\"",
+                                       "\"b\"", "cc", "dx", "dy", "d]", "\"]", "\"}"};
+  enum { NP = sizeof pieces / sizeof *pieces, N = 1500 };
+  static char text[N][32];
+  const uint8_t *b[N + 1];
+  size_t lens[N + 1];
+  uint32_t flags[N + 1] = {0};
+  size_t n = 0;
+  uint64_t rng = 7;
+  static const char *const pre[] = {"a", "b", "ab", "\"", "\"a", "\"b", "[\""};
+  static const char *const mid[] = {"c", "cc", "cd", "ccd", "a", "ab", "abc"};
+  static const char *const end[] = {"x]", "y]", "dx]", "dy)", "d]", "d)", "\"]", "\",", "\"}", "\":"};
+  for (size_t i = 0; i < NP; i++) snprintf(text[n++], sizeof text[0], "%s", pieces[i]);
+  for (size_t i = 0; i < sizeof pre / sizeof *pre; i++)
+    for (size_t j = 0; j < sizeof mid / sizeof *mid; j++)
+      for (size_t k = 0; k < sizeof end / sizeof *end; k++)
+        snprintf(text[n++], sizeof text[0], "%s%s%s", pre[i], mid[j], end[k]);
+  while (n < N) {
+    rng = rng * 6364136223846793005u + 1442695040888963407u;
+    uint32_t r = (uint32_t)(rng >> 33), k = 2 + r % 3;
+    char *t = text[n];
+    t[0] = 0;
+    for (uint32_t j = 0; j < k; j++) {
+      rng = rng * 6364136223846793005u + 1442695040888963407u;
+      strcat(t, pieces[(rng >> 33) % NP]);
+    }
+    bool seen = false;
+    for (size_t i = 0; i < n && !seen; i++) seen = !strcmp(text[i], t);
+    if (!seen) n++;
+  }
+  for (size_t i = 0; i < N; i++) b[i] = (const uint8_t *)text[i], lens[i] = strlen(text[i]);
+  b[N] = (const uint8_t *)"<eos>", lens[N] = 5, flags[N] = PD_TOKEN_EOS | PD_TOKEN_SPECIAL;
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_from_list(b, lens, flags, N + 1, NULL, &v, NULL), PD_OK);
+  return v;
+}
+
+/* Random walks where every mask is also made by the trie walk over all
+ * tokens (pd_masks_fill_walk, the fill of rows without tables), each compared
+ * with brute force on the text tokens. */
+static void pdt__check_walk(pd_vocab *v, const char *text, bool schema, size_t walks,
+                            size_t steps, pdt_diff *d) {
+  pd_grammar *g = NULL;
+  pd_error err;
+  pd_status st = schema ? pd_grammar_compile_json_schema(text, strlen(text), v, NULL, &g, &err)
+                        : pd_grammar_compile_gbnf(text, strlen(text), v, NULL, &g, &err);
+  assert_int_equal(st, PD_OK);
+  pd_mask_cache *c = NULL;
+  assert_int_equal(pd_mask_cache_get(v, &c, NULL), PD_OK);
+  size_t size = pd_vocab_size(v), n_words = (pd_vocab_width(v) + 31) / 32;
+  uint32_t *walk = calloc(n_words, 4), *brute = calloc(n_words, 4), *ids = calloc(size, 4);
+  const uint32_t *eos;
+  size_t n_eos = pd_vocab_eos(v, &eos);
+  uint64_t rng = 11;
+  for (size_t w = 0; w < walks; w++) {
+    pd_matcher *m = NULL;
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    for (size_t step = 0; step < steps; step++) {
+      memset(walk, 0, n_words * 4);
+      assert_int_equal(pd_masks_fill_walk(m, c, walk), PD_OK);
+      assert_int_equal(pdt_brute_mask(m, size, brute, n_words), PD_OK);
+      for (size_t e = 0; e < n_eos; e++) brute[eos[e] / 32] &= ~(1u << (eos[e] % 32));
+      d->masks++;
+      size_t n = 0;
+      for (uint32_t t = 0; t < size; t++) {
+        bool want = (brute[t / 32] >> (t % 32)) & 1, got = (walk[t / 32] >> (t % 32)) & 1;
+        if (want != got && !d->differences++) d->first_bad_token = t;
+        if (want) ids[n++] = t;
+      }
+      if (!n) break;
+      rng = rng * 6364136223846793005u + 1442695040888963407u;
+      assert_int_equal(pd_matcher_accept_token(m, ids[(rng >> 33) % n], NULL), PD_OK);
+    }
+    pd_matcher_free(m);
+  }
+  free(walk);
+  free(brute);
+  free(ids);
+  pd_grammar_free(g);
+}
+
+static void test_fill_suffix(void **state) {
+  (void)state;
+  static const char *const grammars[] = {
+      /* s starts inside tokens like "acd]": the rows after "ac" and "bc" are
+       * the same items, but the rest "d]" is taken after one only */
+      "root ::= w\nw ::= \"[\" (t | w) \"]\" | \"(\" (t | w) \")\"\n"
+      "t ::= \"a\" s | \"b\" s \"y\" | \"ab\" s (\"x\" | \"y\")\n"
+      "s ::= \"c\" \"d\" | \"c\" s \"d\" | \"cc\"",
+      /* bounded strings: the closing rest is shared by every prefix */
+      "root ::= \"[\" s (\",\" s)* \"]\"\ns ::= \"\\\"\" [a-d]{0,3} \"\\\"\"",
+      "root ::= \"{\" p (\",\" p)* \"}\"\np ::= s \":\" (s | \"[\" s? \"]\" | root)\n"
+      "s ::= \"\\\"\" [a-dxy]{1,4} \"\\\"\"",
+  };
+  static const char *const schemas[] = {
+      "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"maxLength\":3},"
+      "\"b\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"maxLength\":2}}},"
+      "\"required\":[\"a\"],\"additionalProperties\":false}",
+      "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[ab]+$\"},"
+      "{\"$ref\":\"#\"}]},\"maxItems\":3}",
+  };
+  pd_vocab *v = pdt__suffix_vocab();
+  pdt_diff d = {0}, dw = {0};
+  for (size_t i = 0; i < sizeof grammars / sizeof *grammars; i++) {
+    pdt__check(v, grammars[i], 8, 25, &d);
+    pdt__check_walk(v, grammars[i], false, 6, 12, &dw);
+  }
+  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++) {
+    pdt__check_as(v, schemas[i], true, 8, 25, &d);
+    pdt__check_walk(v, schemas[i], true, 6, 12, &dw);
+  }
+  printf("suffixes: %zu masks compared, %zu differences; walks: %zu masks, %zu differences\n",
+         d.masks, d.differences, dw.masks, dw.differences);
+  assert_true(d.masks > 200 && dw.masks > 100);
+  assert_int_equal(d.differences, 0);
+  assert_int_equal(dw.differences, 0);
+  pd_vocab_free(v);
+}
+
 /* One compile + fill under an allocator that fails its n-th allocation. */
 static pd_status pdt__nomem_round(const char *gbnf) {
   const uint8_t *b[PDT_N];
@@ -294,6 +420,7 @@ int main(void) {
       cmocka_unit_test(test_fill_long_repeats),
       cmocka_unit_test(test_fill_snapshot),
       cmocka_unit_test(test_fill_bounded_cache),
+      cmocka_unit_test(test_fill_suffix),
       cmocka_unit_test(test_fill_real),
       cmocka_unit_test(test_fill_nomem),
   };
