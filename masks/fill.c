@@ -97,9 +97,12 @@ static pd_status pd__fill_text(pd_matcher *m, uint32_t *words, size_t n_words, p
   return PD_OK;
 }
 
-pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words,
-                                  bool *all_allowed, pd_error *err) {
+/* The fill; *entry (when asked) gets the memo's mask of the configuration,
+ * or NULL when it is not memoized. */
+static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *all_allowed,
+                          const uint32_t **entry, pd_error *err) {
   if (all_allowed) *all_allowed = false;
+  if (entry) *entry = NULL;
   if (!m || !words) return pd__fail(err, PD_ERR_ARG, "fill_bitmask: NULL argument");
   const pd_vocab *v = m->g->vocab;
   if (!v) return pd__fail(err, PD_ERR_STATE, "fill_bitmask: the grammar has no vocabulary");
@@ -120,9 +123,35 @@ pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words
   if (found)
     memcpy(words, found, mk->memo.n_words * sizeof *words);
   else if (memo)
-    pd_memo_put(&mk->memo, m->g->alloc, key, n_key, h, words);
+    found = pd_memo_put(&mk->memo, m->g->alloc, key, n_key, h, words);
+  if (entry) *entry = found;
   if (all_allowed) *all_allowed = pd__all_allowed(words, v->width);
   return PD_OK;
+}
+
+pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words,
+                                  bool *all_allowed, pd_error *err) {
+  return pd__fill(m, words, n_words, all_allowed, NULL, err);
+}
+
+pd_status pd_masks_fill_entry(pd_matcher *m, uint32_t *words, size_t n_words,
+                              const uint32_t **entry, pd_error *err) {
+  return pd__fill(m, words, n_words, NULL, entry, err);
+}
+
+const uint32_t *pd_masks_next(pd_matcher *m, const uint32_t *from, uint32_t token,
+                              uint32_t *words, size_t n_words) {
+  pd_masks *mk = m->g->masks;
+  const uint32_t *to = pd_memo_next(&mk->memo, from, token);
+  if (to) {
+    memcpy(words, to, mk->memo.n_words * sizeof *words);
+    memset(words + mk->memo.n_words, 0, (n_words - mk->memo.n_words) * sizeof *words);
+  }
+  return to;
+}
+
+void pd_masks_link(pd_matcher *m, const uint32_t *from, uint32_t token, const uint32_t *to) {
+  pd_memo_link_put(&m->g->masks->memo, m->g->alloc, from, token, to);
 }
 
 #define PD__MAX_CLASSES 256 /* distinct classes per row handled without the walk */

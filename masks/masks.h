@@ -26,6 +26,17 @@ size_t pd_masks_bytes(const pd_masks *mk);
 /* Sets the bit of every text token of c's trie that the live parser m takes,
  * by walking them all (fill.c): the fill of rows the tables leave to the walk.
  * Leaves m's rows as they were. */
+/* The speculative fill's view of the memo (memo.h): pd_matcher_fill_bitmask,
+ * with *entry = the memo's mask of m's configuration (NULL when not memoized);
+ * the entry a token leads to from entry from, copied into words (n_words as
+ * the fill took them), or NULL when not recorded; and recording one. An
+ * entry comes only from a fill with the grammar's tables. */
+pd_status pd_masks_fill_entry(pd_matcher *m, uint32_t *words, size_t n_words,
+                              const uint32_t **entry, pd_error *err);
+const uint32_t *pd_masks_next(pd_matcher *m, const uint32_t *from, uint32_t token,
+                              uint32_t *words, size_t n_words);
+void pd_masks_link(pd_matcher *m, const uint32_t *from, uint32_t token, const uint32_t *to);
+
 pd_status pd_masks_fill_walk(pd_matcher *m, const struct pd_mask_cache *c,
                              uint32_t *words);
 

@@ -16,6 +16,11 @@ struct pd_memo_entry {
   uint32_t *mask;
 };
 
+struct pd_memo_link {
+  const uint32_t *from, *to; /* stored masks; from NULL: an empty slot */
+  uint32_t token;
+};
+
 pd_status pd_memo_init(pd_memo *mo, size_t n_words, pd_error *err) {
   memset(mo, 0, sizeof *mo);
   if (pthread_mutex_init(&mo->lock, NULL) != 0)
@@ -28,6 +33,7 @@ pd_status pd_memo_init(pd_memo *mo, size_t n_words, pd_error *err) {
 void pd_memo_free(pd_memo *mo, const pd_allocator *a) {
   for (size_t i = 0; i < mo->n_table; i++) pd__free(a, mo->table[i]);
   pd__free(a, mo->table);
+  pd__free(a, mo->links);
   pthread_mutex_destroy(&mo->lock);
   memset(mo, 0, sizeof *mo);
 }
@@ -165,14 +171,19 @@ static bool pd__grow(pd_memo *mo, const pd_allocator *a) {
   return true;
 }
 
-void pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *key, size_t n, uint64_t h,
-                 const uint32_t *mask) {
+const uint32_t *pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *key, size_t n,
+                            uint64_t h, const uint32_t *mask) {
   size_t cost = sizeof(pd_memo_entry) + (n + mo->n_words) * sizeof *key;
+  const uint32_t *stored = NULL;
   pthread_mutex_lock(&mo->lock);
+  if (mo->n_table && mo->table[pd__slot(mo, h, key, n)]) {
+    stored = mo->table[pd__slot(mo, h, key, n)]->mask;
+    pthread_mutex_unlock(&mo->lock);
+    return stored;
+  }
   bool room = mo->bytes + cost <= mo->max_bytes &&
               ((mo->n_entries + 1) * 2 <= mo->n_table || pd__grow(mo, a));
-  size_t i = room ? pd__slot(mo, h, key, n) : 0;
-  pd_memo_entry *e = room && !mo->table[i] ? pd__malloc(a, cost) : NULL;
+  pd_memo_entry *e = room ? pd__malloc(a, cost) : NULL;
   if (e) {
     e->hash = h;
     e->n = n;
@@ -180,9 +191,57 @@ void pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *key, size_t
     e->mask = e->key + n;
     memcpy(e->key, key, n * sizeof *key);
     memcpy(e->mask, mask, mo->n_words * sizeof *mask);
-    mo->table[i] = e;
+    mo->table[pd__slot(mo, h, key, n)] = e;
     mo->n_entries++;
     mo->bytes += cost;
+    stored = e->mask;
+  }
+  pthread_mutex_unlock(&mo->lock);
+  return stored;
+}
+
+/* ---------------------------------------------------------- transitions */
+
+static size_t pd__link_slot(const pd_memo *mo, const uint32_t *from, uint32_t token) {
+  uint64_t h = (uint64_t)(uintptr_t)from * 0x9e3779b97f4a7c15u ^ token * 0xc2b2ae3d27d4eb4fu;
+  h ^= h >> 31;
+  size_t mask = mo->n_links - 1, i = (size_t)h & mask;
+  for (;; i = (i + 1) & mask) {
+    const pd_memo_link *l = &mo->links[i];
+    if (!l->from || (l->from == from && l->token == token)) return i;
+  }
+}
+
+const uint32_t *pd_memo_next(pd_memo *mo, const uint32_t *from, uint32_t token) {
+  const uint32_t *to = NULL;
+  pthread_mutex_lock(&mo->lock);
+  if (mo->n_links) to = mo->links[pd__link_slot(mo, from, token)].to;
+  pthread_mutex_unlock(&mo->lock);
+  return to;
+}
+
+/* Doubles the transition table. Lock held. */
+static bool pd__grow_links(pd_memo *mo, const pd_allocator *a) {
+  size_t n = mo->n_links ? mo->n_links * 2 : 256, n_old = mo->n_links;
+  size_t cost = (n - n_old) * sizeof(pd_memo_link);
+  if (mo->bytes + cost > mo->max_bytes) return false;
+  pd_memo_link *old = mo->links, *t = pd__calloc(a, n, sizeof *t);
+  if (!t) return false;
+  mo->links = t;
+  mo->n_links = n;
+  for (size_t i = 0; i < n_old; i++)
+    if (old[i].from) mo->links[pd__link_slot(mo, old[i].from, old[i].token)] = old[i];
+  pd__free(a, old);
+  mo->bytes += cost;
+  return true;
+}
+
+void pd_memo_link_put(pd_memo *mo, const pd_allocator *a, const uint32_t *from, uint32_t token,
+                      const uint32_t *to) {
+  pthread_mutex_lock(&mo->lock);
+  if ((mo->n_linked + 1) * 2 <= mo->n_links || pd__grow_links(mo, a)) {
+    pd_memo_link *l = &mo->links[pd__link_slot(mo, from, token)];
+    if (!l->from) *l = (pd_memo_link){from, to, token}, mo->n_linked++;
   }
   pthread_mutex_unlock(&mo->lock);
 }

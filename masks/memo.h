@@ -12,6 +12,12 @@
  *   n_current, then (state, row#) per item of the current row;
  *   then per expanded (row#, rule): row#, rule, n, (state, row#) per caller.
  *
+ * Transitions: a key holds all the parser can still do, so the configuration
+ * after a token is a function of the key and the token. The memo records
+ * them between stored configurations (named by their stored masks), and the
+ * speculative fill follows them instead of accepting each draft and keying
+ * each row (spec/spec.c).
+ *
  * The memo belongs to a grammar (shared by its matchers and threads: a mutex
  * guards the table; entries are never changed or evicted once stored, so a
  * copy of a found mask is taken outside the lock). It stops storing at
@@ -29,6 +35,7 @@
 #define PD_MEMO_KEY_MAX 2048u                /* longer keys are not memoized */
 
 typedef struct pd_memo_entry pd_memo_entry;
+typedef struct pd_memo_link pd_memo_link;
 
 typedef struct pd_memo {
   pthread_mutex_t lock;
@@ -36,6 +43,8 @@ typedef struct pd_memo {
   size_t n_table, n_entries, bytes, max_bytes;
   size_t n_words;        /* words of a stored mask */
   size_t hits, misses;
+  pd_memo_link *links;   /* transitions, open addressing, n_links slots (power of two) */
+  size_t n_links, n_linked;
 } pd_memo;
 
 pd_status pd_memo_init(pd_memo *mo, size_t n_words, pd_error *err);
@@ -48,8 +57,17 @@ bool pd_memo_key(const struct pd_matcher *m, uint32_t *key, size_t *n);
 uint64_t pd_memo_hash(const uint32_t *key, size_t n);
 /* The stored mask for key, borrowed (immutable, lives as long as the memo). */
 const uint32_t *pd_memo_find(pd_memo *mo, const uint32_t *key, size_t n, uint64_t h);
-/* Stores a copy of mask under key (no-op past the bound or out of memory). */
-void pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *key, size_t n, uint64_t h,
-                 const uint32_t *mask);
+/* Stores a copy of mask under key; returns the stored mask (one stored
+ * before by another matcher too), or NULL past the bound or out of memory. */
+const uint32_t *pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *key, size_t n,
+                            uint64_t h, const uint32_t *mask);
+
+/* The stored configuration that token leads to from the one whose stored
+ * mask is from, or NULL when not recorded. */
+const uint32_t *pd_memo_next(pd_memo *mo, const uint32_t *from, uint32_t token);
+/* Records that token leads from stored mask from to stored mask to (no-op
+ * past the bound or out of memory). */
+void pd_memo_link_put(pd_memo *mo, const pd_allocator *a, const uint32_t *from, uint32_t token,
+                      const uint32_t *to);
 
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "masks/masks.h"
 #include "gate.h"
 #include "pool.h"
 
@@ -51,11 +52,6 @@ static void pd__layout(const pd_spec_request *reqs, size_t n, pd_spec_result *ou
   out->row_offsets[n] = row;
 }
 
-static pd_status pd__fill_row(pd_matcher *m, uint32_t *rows, size_t row, size_t n_words,
-                              pd_error *err) {
-  return pd_matcher_fill_bitmask(m, rows + row * n_words, n_words, NULL, err);
-}
-
 /* A draft the grammar does not take (rejected, an id out of range, or after
  * a stop token) cuts the window; other failures (memory, limits) are errors. */
 static bool pd__draft_invalid(pd_status st) {
@@ -63,26 +59,41 @@ static bool pd__draft_invalid(pd_status st) {
 }
 
 /* The constrained rows o .. k of one request; the matcher ends as it began.
- * Accepting draft by draft finds the cut exactly as pd_matcher_validate_tokens
- * would (a rejected token leaves the matcher unchanged), without accepting
- * every draft twice: at a few hundred nanoseconds per fill, the second pass
- * would cost more than the 10% the batch step may add to its fills. */
+ * Row by row: where the memo knows the configuration a draft leads to
+ * (masks.h), its mask is copied and the draft is not accepted yet; otherwise
+ * the drafts owed are accepted, then this one, and the row is filled (and the
+ * transition recorded). Accepting draft by draft finds the cut exactly as
+ * pd_matcher_validate_tokens would (a rejected token leaves the matcher
+ * unchanged), and a known transition is a draft accepted before. */
 static pd_status pd__fill_matched(const pd_spec_request *r, size_t o, uint32_t *rows,
                                   size_t n_words, size_t *valid, pd_error *err) {
-  size_t k = r->n_drafts, done = 0;
-  pd_status st = pd__fill_row(r->matcher, rows, o, n_words, err);
+  pd_matcher *m = r->matcher;
+  size_t k = r->n_drafts, done = 0, owed = 0; /* owed: drafts done but not accepted */
+  const uint32_t *at = NULL;                  /* the memo entry of row o + done */
+  pd_status st = pd_masks_fill_entry(m, rows + o * n_words, n_words, &at, err);
   while (st == PD_OK && o + done < k) {
-    st = pd_matcher_accept_token(r->matcher, r->drafts[o + done], err);
+    uint32_t d = r->drafts[o + done], *row = rows + (o + done + 1) * n_words;
+    const uint32_t *to = at ? pd_masks_next(m, at, d, row, n_words) : NULL;
+    if (to) {
+      at = to, done++, owed++;
+      continue;
+    }
+    while (owed && st == PD_OK)
+      if ((st = pd_matcher_accept_token(m, r->drafts[o + done - owed], err)) == PD_OK) owed--;
+    if (st != PD_OK) break;
+    st = pd_matcher_accept_token(m, d, err);
     if (pd__draft_invalid(st)) {
       st = PD_OK;
       break;
     }
     if (st != PD_OK) break;
     done++;
-    st = pd__fill_row(r->matcher, rows, o + done, n_words, err);
+    st = pd_masks_fill_entry(m, row, n_words, &to, err);
+    if (at && to) pd_masks_link(m, at, d, to);
+    at = to;
   }
-  if (done) {
-    pd_status rb = pd_matcher_rollback(r->matcher, done, st == PD_OK ? err : NULL);
+  if (done - owed) {
+    pd_status rb = pd_matcher_rollback(m, done - owed, st == PD_OK ? err : NULL);
     if (st == PD_OK) st = rb;
   }
   *valid = o + done;

@@ -166,6 +166,59 @@ static void test_threads_give_identical_output(void **state) {
   pdt__env_free(&e);
 }
 
+/* Batch steps from random histories of a recursive grammar, many landing on
+ * configurations seen before: the drafts' transitions are then known to the
+ * memo and their rows are copied without accepting them (spec.c). Every row
+ * and cut equals replay on a fresh matcher, a second fill gives the same
+ * bytes, and the matcher ends as it began. */
+static void test_known_transitions_equal_replay(void **state) {
+  (void)state;
+  pdt_env e = pdt__env("root ::= \"a\" (\"b\" | \"c\" root)* \"d\"\n");
+  uint64_t seed = 11;
+  size_t known = 0; /* rounds whose second fill could follow recorded transitions */
+  for (int round = 0; round < 400; round++) {
+    uint32_t ids[16];
+    size_t n_hist = pdt__rand(&seed) % 7, n = 0, k = pdt__rand(&seed) % 6;
+    for (; n < n_hist + k; n++) { /* mostly tokens the grammar takes, some at random */
+      uint32_t w = pdt__replay_mask(e.g, ids, n), pick = pdt__rand(&seed);
+      w &= ~(1u << PDT_EOS);
+      if ((n >= n_hist && pick % 5 == 0) || !w) {
+        ids[n] = pick % PDT_V;
+        continue;
+      }
+      uint32_t nth = pick % (uint32_t)__builtin_popcount(w);
+      while (nth--) w &= w - 1;
+      ids[n] = (uint32_t)__builtin_ctz(w);
+    }
+    pd_matcher *m;
+    assert_int_equal(pd_matcher_new(e.g, &m, NULL), PD_OK);
+    size_t h = 0;
+    while (h < n_hist && pd_matcher_accept_token(m, ids[h], NULL) == PD_OK) h++;
+    /* the cut by replay */
+    size_t want_valid = 0;
+    while (want_valid < k && pdt__replay_mask(e.g, ids, h + want_valid) >> ids[h + want_valid] & 1)
+      want_valid++;
+    pd_spec_request req = {m, ids + h, k, NULL};
+    uint32_t rows[2][8];
+    size_t offs[2], valid, unc[8];
+    for (int again = 0; again < 2; again++) {
+      pd_spec_result res = {rows[again], 1, offs, &valid, unc, 0};
+      assert_int_equal(pd_spec_fill(&req, 1, 1, &res, NULL), PD_OK);
+      assert_int_equal(valid, want_valid);
+      for (size_t i = 0; i <= k; i++)
+        assert_int_equal(rows[again][i], i <= valid ? pdt__replay_mask(e.g, ids, h + i) : 0);
+      assert_int_equal(pd_matcher_num_tokens(m), h);
+    }
+    uint32_t w;
+    assert_int_equal(pd_matcher_fill_bitmask(m, &w, 1, NULL, NULL), PD_OK);
+    assert_int_equal(w, pdt__replay_mask(e.g, ids, h));
+    known += valid > 0;
+    pd_matcher_free(m);
+  }
+  assert_true(known > 100);
+  pdt__env_free(&e);
+}
+
 static void test_bad_arguments(void **state) {
   (void)state;
   pdt_batch b;
@@ -333,6 +386,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rows_equal_replay),
       cmocka_unit_test(test_threads_give_identical_output),
+      cmocka_unit_test(test_known_transitions_equal_replay),
       cmocka_unit_test(test_bad_arguments),
       cmocka_unit_test(test_advance_matches_replay),
       cmocka_unit_test(test_reasoning_gate),
