@@ -24,7 +24,7 @@ bool pd_suffix_keyable(const pd_suffix_memo *sm, const pd_matcher *m, uint32_t r
   const pd_earley_item *it = pd_earley_row(m, row, &n);
   if (n > PD_SUFFIX_MAX_ITEMS) return false;
   for (size_t i = 0; i < n; i++)
-    if (it[i].origin > sm->base) return false;
+    if (it[i].origin > sm->base && it[i].origin != row) return false;
   return true;
 }
 
@@ -35,7 +35,8 @@ static uint32_t pd__key(const pd_matcher *m, uint32_t row, const uint8_t *rest, 
   const pd_earley_item *it = pd_earley_row(m, row, &k);
   uint32_t w = 0;
   key[w++] = (uint32_t)k;
-  for (size_t i = 0; i < k; i++) key[w++] = it[i].state, key[w++] = it[i].origin;
+  for (size_t i = 0; i < k; i++) /* an item predicted in row itself: its origin is row */
+    key[w++] = it[i].state, key[w++] = it[i].origin == row ? UINT32_MAX : it[i].origin;
   key[w++] = n;
   for (uint32_t i = 0; i < n; i += 4) {
     uint32_t x = 0;

@@ -3,15 +3,17 @@
  *
  * During the walk the rows up to base (the row the walk starts from) do not
  * change. A row R pushed by the walk whose every item has its origin at or
- * below base depends on nothing pushed before it: completions from R and from
- * the rows after it reach only rows <= base, or rows built after R. So the
- * outcome of pushing bytes s from R is a function of (items of R, s), and
+ * below base, or at R itself (predicted there), depends on nothing pushed
+ * before it: completions from R and from the rows after it reach only rows
+ * <= base, R, or rows built after R. So the outcome of pushing bytes s from R
+ * is a function of (items of R, s), with origin R written as "here", and
  * tokens whose different prefixes lead to the same R with the same rest share
  * it: inside a JSON string with a length bound, "abc", and "xyz", both end with
  * the rest `",` from the same counting state, and only the first pays for the
  * closing quote's completion into a large object row.
  *
  *   key   = [n, state_1, origin_1, ..., state_n, origin_n, len(s), s packed 4 bytes a word]
+ *           (origin R as UINT32_MAX)
  *   value = taken, and when not taken the bytes of s that were alive
  *
  * The memo is a cache: when its memory cannot be had it stops caching and the
@@ -24,7 +26,7 @@
 #include "base/array.h"
 #include "earley/earley.h"
 
-#define PD_SUFFIX_MAX_ITEMS 8u  /* larger rows are not keys: hashing them costs what pushing does */
+#define PD_SUFFIX_MAX_ITEMS 16u  /* larger rows are not keys: hashing them costs what pushing does */
 #define PD_SUFFIX_MAX_REST 64u  /* longer rests are not keys */
 
 typedef struct pd_suffix_entry {
