@@ -174,14 +174,10 @@ static bool pd__grow(pd_memo *mo, const pd_allocator *a) {
 const uint32_t *pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *key, size_t n,
                             uint64_t h, const uint32_t *mask) {
   size_t cost = sizeof(pd_memo_entry) + (n + mo->n_words) * sizeof *key;
-  const uint32_t *stored = NULL;
   pthread_mutex_lock(&mo->lock);
-  if (mo->n_table && mo->table[pd__slot(mo, h, key, n)]) {
-    stored = mo->table[pd__slot(mo, h, key, n)]->mask;
-    pthread_mutex_unlock(&mo->lock);
-    return stored;
-  }
-  bool room = mo->bytes + cost <= mo->max_bytes &&
+  const pd_memo_entry *had = mo->n_table ? mo->table[pd__slot(mo, h, key, n)] : NULL;
+  const uint32_t *stored = had ? had->mask : NULL;
+  bool room = !had && mo->bytes + cost <= mo->max_bytes &&
               ((mo->n_entries + 1) * 2 <= mo->n_table || pd__grow(mo, a));
   pd_memo_entry *e = room ? pd__malloc(a, cost) : NULL;
   if (e) {

@@ -219,6 +219,89 @@ static void test_known_transitions_equal_replay(void **state) {
   pdt__env_free(&e);
 }
 
+/* The same on a real grammar and vocabulary (json.gbnf, Llama 3): a random
+ * walk's single fills are the reference; at every position a batch step with
+ * the next drafts (the last one sometimes replaced by a random id), twice,
+ * must give those rows and cut where the reference mask does. */
+static void test_known_transitions_real(void **state) {
+  (void)state;
+  const char *tok = pdt_data("tokenizers/llama3/tokenizer.json");
+  if (!tok) skip();
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_load_hf(tok, NULL, NULL, &v, NULL), PD_OK);
+  const char *gp = pdt_data("grammars/gbnf/json.gbnf");
+  if (!gp) {
+    pd_vocab_free(v);
+    skip();
+  }
+  size_t len;
+  char *text = pdt_read_file(gp, &len);
+  char *root = strstr(text, "root   ::= object"); /* any number of values: walks go on */
+  assert_non_null(root);
+  memcpy(root, "root ::= value*  ", 17);
+  pd_grammar *g = NULL;
+  assert_int_equal(pd_grammar_compile_gbnf(text, len, v, NULL, &g, NULL), PD_OK);
+  free(text);
+  enum { N = 160, K = 4 };
+  size_t n_words = (pd_vocab_width(v) + 31) / 32, size = pd_vocab_size(v);
+  uint32_t *ref = calloc((N + 1) * n_words, 4), *rows = calloc((K + 1) * n_words, 4);
+  uint32_t walk[N + K], *allowed = calloc(size, 4);
+  const uint32_t *eos;
+  size_t n_eos = pd_vocab_eos(v, &eos), n = 0;
+  uint64_t seed = 3;
+  pd_matcher *m;
+  assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+  for (; n <= N; n++) { /* ref[n]: the mask after walk[0..n) */
+    uint32_t *r = ref + n * n_words;
+    assert_int_equal(pd_matcher_fill_bitmask(m, r, n_words, NULL, NULL), PD_OK);
+    size_t na = 0;
+    for (uint32_t t = 0; t < size; t++)
+      if (r[t / 32] >> (t % 32) & 1 && !(n_eos && t == eos[0])) allowed[na++] = t;
+    if (n == N || !na) break;
+    walk[n] = allowed[pdt__rand(&seed) % na];
+    assert_int_equal(pd_matcher_accept_token(m, walk[n], NULL), PD_OK);
+  }
+  pd_matcher_free(m);
+  assert_true(n > 40);
+  assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+  size_t cuts = 0;
+  for (size_t p = 0; p < n; p++) {
+    size_t k = n - p < K ? n - p : K;
+    uint32_t d[K];
+    memcpy(d, walk + p, k * sizeof *d);
+    bool swapped = k && pdt__rand(&seed) % 3 == 0;
+    if (swapped) d[k - 1] = pdt__rand(&seed) % (uint32_t)size;
+    swapped = swapped && d[k - 1] != walk[p + k - 1];
+    const uint32_t *before_last = ref + (p + k - 1) * n_words;
+    bool last_ok = !swapped || (k && before_last[d[k - 1] / 32] >> (d[k - 1] % 32) & 1);
+    size_t want = k && !last_ok ? k - 1 : k;
+    for (int again = 0; again < 2; again++) {
+      size_t offs[2], valid, unc[K + 1];
+      pd_spec_result res = {rows, n_words, offs, &valid, unc, 0};
+      pd_spec_request req = {m, d, k, NULL};
+      assert_int_equal(pd_spec_fill(&req, 1, 1, &res, NULL), PD_OK);
+      assert_int_equal(pd_matcher_num_tokens(m), p);
+      assert_int_equal(valid, want);
+      for (size_t i = 0; i <= k; i++) { /* after a swapped draft taken: not in the walk */
+        if (i == k && swapped && last_ok) break;
+        if (i <= want)
+          assert_memory_equal(rows + i * n_words, ref + (p + i) * n_words, n_words * 4);
+        else
+          for (size_t w = 0; w < n_words; w++) assert_int_equal(rows[i * n_words + w], 0);
+      }
+      cuts += valid < k;
+    }
+    assert_int_equal(pd_matcher_accept_token(m, walk[p], NULL), PD_OK);
+  }
+  assert_true(cuts > 0);
+  pd_matcher_free(m);
+  free(ref);
+  free(rows);
+  free(allowed);
+  pd_grammar_free(g);
+  pd_vocab_free(v);
+}
+
 static void test_bad_arguments(void **state) {
   (void)state;
   pdt_batch b;
@@ -387,6 +470,7 @@ int main(void) {
       cmocka_unit_test(test_rows_equal_replay),
       cmocka_unit_test(test_threads_give_identical_output),
       cmocka_unit_test(test_known_transitions_equal_replay),
+      cmocka_unit_test(test_known_transitions_real),
       cmocka_unit_test(test_bad_arguments),
       cmocka_unit_test(test_advance_matches_replay),
       cmocka_unit_test(test_reasoning_gate),
