@@ -1,6 +1,6 @@
 /* bits.h - bit counting without a libgcc call (__builtin_popcount becomes a
  * function call on x86-64 builds without -mpopcnt, and it sat on the hot path
- * of token classification), and word hashing for open-addressing tables. */
+ * of token classification), and word hashing for tables and memo keys. */
 #ifndef PD_BASE_BITS_H
 #define PD_BASE_BITS_H
 #include <stddef.h>
@@ -19,18 +19,25 @@ static inline size_t pd_popcount_words(const uint32_t *w, size_t n) {
   return c;
 }
 
-/* A hash of words for a table indexed by its low bits. FNV over whole words
- * alone leaves the low bits a plain XOR of the words' low bits (the multiplier
- * is odd), which piles similar sets into one probe run; the final avalanche
- * (MurmurHash3's fmix32) spreads every input bit over the low ones. */
-static inline uint32_t pd_hash_words(const uint32_t *w, size_t n) {
-  uint32_t h = 2166136261u ^ (uint32_t)n;
-  for (size_t i = 0; i < n; i++) h = (h ^ w[i]) * 16777619u;
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  return h ^ (h >> 16);
+/* A hash of words for open-addressing tables (indexed by low bits) and memo
+ * keys. Keys run to thousands of words and are hashed on every lookup, so the
+ * words go to four independent lanes (one lane's multiply does not wait for
+ * another's) folded together at the end; each step's shift brings the high
+ * bits of the product down to the low ones the tables index by. Tables
+ * compare whole keys: a collision costs time, never a wrong answer. */
+static inline uint64_t pd__hash_mix(uint64_t h, uint64_t w) {
+  h = (h ^ w) * 0x9e3779b97f4a7c15u;
+  return h ^ h >> 29;
+}
+
+static inline uint64_t pd_hash_words(const uint32_t *w, size_t n) {
+  uint64_t h[4] = {0x243f6a8885a308d3u ^ n, 0x13198a2e03707344u, 0xa4093822299f31d0u,
+                   0x082efa98ec4e6c89u};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int j = 0; j < 4; j++) h[j] = pd__hash_mix(h[j], w[i + j]);
+  for (int j = 0; i < n; i++, j++) h[j] = pd__hash_mix(h[j], w[i]);
+  return pd__hash_mix(pd__hash_mix(pd__hash_mix(h[0], h[1]), h[2]), h[3]);
 }
 
 #endif

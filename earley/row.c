@@ -33,18 +33,6 @@ static pd_status pd__add(pd_matcher *m, size_t start, uint32_t state, uint32_t o
   return PD_OK;
 }
 
-/* The call edge of state st to rule, or NULL (call edges are sorted by callee). */
-static const pd_pda_edge *pd__call_to(const pd_matcher *m, const pd_pda_state *st, uint32_t rule) {
-  const pd_pda_edge *e = m->edges + st->edges + st->n_byte;
-  uint32_t lo = 0, hi = st->n_call;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    if (e[mid].arg < rule) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < st->n_call && e[lo].arg == rule ? &e[lo] : NULL;
-}
-
 /* Item (rule finished, origin o): advance every caller of rule waiting in row o. */
 static pd_status pd__complete(pd_matcher *m, size_t start, uint32_t rule, uint32_t o) {
   size_t a = m->rows.data[o], e = m->rows.data[o + 1];
@@ -52,7 +40,7 @@ static pd_status pd__complete(pd_matcher *m, size_t start, uint32_t rule, uint32
     pd_earley_item it = m->items.data[i];
     const pd_pda_state *st = &m->states[it.state];
     if (!st->n_call) continue;
-    const pd_pda_edge *call = pd__call_to(m, st, rule);
+    const pd_pda_edge *call = pd_pda_call_to(m->edges, st, rule);
     if (!call) continue;
     pd_status s = pd__add(m, start, call->to, it.origin);
     if (s) return s;

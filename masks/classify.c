@@ -113,28 +113,13 @@ static bool pd__add(pd_classifier *k, uint32_t state, uint32_t origin) {
   return true;
 }
 
-/* The call edge of state s to rule r, or NULL (call edges are sorted by callee). */
-static const pd_pda_edge *pd__call_to(const pd_classifier *k, uint32_t s, uint32_t r) {
-  const pd_pda_state *st = &k->states[s];
-  const pd_pda_edge *e = k->edges + st->edges + st->n_byte;
-  uint32_t lo = 0, hi = st->n_call;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    if (e[mid].arg < r)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < st->n_call && e[lo].arg == r ? &e[lo] : NULL;
-}
-
 /* Completes item it (final, origin > 0) into the callers of its rule. */
 static bool pd__complete(pd_classifier *k, pd__item it) {
   uint32_t rule = k->states[it.state].rule;
   uint32_t a = k->rows.data[it.origin], e = k->rows.data[it.origin + 1];
   for (uint32_t j = a; j < e; j++) {
     pd__item caller = k->items.data[j];
-    const pd_pda_edge *call = pd__call_to(k, caller.state, rule);
+    const pd_pda_edge *call = pd_pda_call_to(k->edges, &k->states[caller.state], rule);
     if (call && !pd__add(k, call->to, caller.origin)) return false;
   }
   return true;

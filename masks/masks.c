@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bits.h"
 #include "base/error.h"
 #include "masks/classify.h"
 #include "masks/follow.h"
@@ -131,9 +132,7 @@ static void pd__grammar_key(pd_masks *mk) {
              (uint32_t)e[x].hi << 24;
     k[i++] = e[x].arg, k[i++] = e[x].to;
   }
-  uint64_t h = 0xcbf29ce484222325u;
-  for (size_t j = 0; j < n; j++) h = (h ^ k[j]) * 0x100000001b3u, h ^= h >> 29;
-  mk->gkey = k, mk->gkey_len = n, mk->ghash = h;
+  mk->gkey = k, mk->gkey_len = n, mk->ghash = pd_hash_words(k, n);
   mk->bytes += n * sizeof *k;
 }
 

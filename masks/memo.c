@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bits.h"
 #include "base/error.h"
 #include "earley/earley.h"
 
@@ -45,7 +46,7 @@ typedef struct pd__keyb {
   size_t n;
   uint32_t rows[PD__MAX_ROWS]; /* discovered rows; number = index + 1 (row 0 is 0) */
   uint32_t n_rows;
-  uint32_t exp_row[PD__MAX_ROWS], exp_rule[PD__MAX_ROWS]; /* (row, rule) to expand */
+  uint64_t exp[PD__MAX_ROWS]; /* (row, rule) to expand, as row << 32 | rule: one compare */
   uint32_t n_exp;
   bool full;
 } pd__keyb;
@@ -69,16 +70,18 @@ static uint32_t pd__rownum(pd__keyb *b, uint32_t row) {
 
 /* Queues (row, rule): the callers of rule waiting in row. */
 static void pd__expand(pd__keyb *b, uint32_t row, uint32_t rule) {
+  uint64_t x = (uint64_t)row << 32 | rule;
   for (uint32_t i = 0; i < b->n_exp; i++)
-    if (b->exp_row[i] == row && b->exp_rule[i] == rule) return;
+    if (b->exp[i] == x) return;
   if (b->n_exp == PD__MAX_ROWS) {
     b->full = true;
     return;
   }
-  b->exp_row[b->n_exp] = row;
-  b->exp_rule[b->n_exp++] = rule;
+  b->exp[b->n_exp++] = x;
 }
 
+/* Whether state calls rule. A scan, not pd_pda_call_to's binary search: the
+ * states of a row have a few call edges, and the search's branches mispredict. */
 static bool pd__calls(const pd_matcher *m, uint32_t state, uint32_t rule) {
   const pd_pda_state *st = &m->states[state];
   const pd_pda_edge *e = m->edges + st->edges + st->n_byte;
@@ -121,19 +124,16 @@ bool pd_memo_key(const pd_matcher *m, uint32_t *key, size_t *n) {
     if (it[i].origin != cur) pd__expand(&b, it[i].origin, m->states[it[i].state].rule);
   }
   for (uint32_t q = 0; q < b.n_exp && !b.full; q++) {
-    pd__emit(&b, pd__rownum(&b, b.exp_row[q]));
-    pd__emit(&b, b.exp_rule[q]);
-    pd__emit_callers(m, &b, b.exp_row[q], b.exp_rule[q]);
+    uint32_t row = (uint32_t)(b.exp[q] >> 32), rule = (uint32_t)b.exp[q];
+    pd__emit(&b, pd__rownum(&b, row));
+    pd__emit(&b, rule);
+    pd__emit_callers(m, &b, row, rule);
   }
   *n = b.n;
   return !b.full;
 }
 
-uint64_t pd_memo_hash(const uint32_t *key, size_t n) {
-  uint64_t h = 0xcbf29ce484222325u ^ n;
-  for (size_t i = 0; i < n; i++) h = (h ^ key[i]) * 0x100000001b3u, h ^= h >> 29;
-  return h;
-}
+uint64_t pd_memo_hash(const uint32_t *key, size_t n) { return pd_hash_words(key, n); }
 
 /* ---------------------------------------------------------------- table */
 

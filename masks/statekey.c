@@ -5,6 +5,7 @@
 
 #include "base/alloc.h"
 #include "base/array.h"
+#include "base/bits.h"
 #include "base/error.h"
 
 #define PD__KEY_STATE 0x53544b31u /* a state's key, callees by id */
@@ -224,12 +225,6 @@ static void pd__reset(pd_statekey *k) {
   k->queue.len = k->rqueue.len = 0;
 }
 
-static uint64_t pd__hash(const uint32_t *w, size_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15u ^ n;
-  for (size_t i = 0; i < n; i++) h = (h ^ w[i]) * 0x100000001b3u, h ^= h >> 31;
-  return h;
-}
-
 /* Interns the closure of rule t (every external callee has its id). */
 static bool pd__intern(pd_statekey *k, uint32_t t) {
   bool ok = true, failed = false;
@@ -253,7 +248,7 @@ static bool pd__intern(pd_statekey *k, uint32_t t) {
   pd__reset(k);
   if (!ok) return false;
   uint32_t id = pd_mask_cache_intern(k->c, k->a, k->key.data, k->key.len,
-                                     pd__hash(k->key.data, k->key.len));
+                                     pd_hash_words(k->key.data, k->key.len));
   k->id[t] = id ? id : PD__FAILED;
   return true;
 }
@@ -311,6 +306,6 @@ pd_status pd_statekey_get(pd_statekey *k, uint32_t s, const uint32_t **key, size
   if (!ok) return pd__nomem(err);
   *key = k->key.data;
   *n = k->key.len;
-  *hash = pd__hash(k->key.data, k->key.len);
+  *hash = pd_hash_words(k->key.data, k->key.len);
   return PD_OK;
 }

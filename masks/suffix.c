@@ -2,6 +2,7 @@
 #include "suffix.h"
 
 #include <string.h>
+#include "base/bits.h"
 
 #define PD__KEY_WORDS (2 + 2 * PD_SUFFIX_MAX_ITEMS + PD_SUFFIX_MAX_REST / 4)
 #define PD__SLOTS 4096u         /* first table; grows to PD__MAX_SLOTS */
@@ -46,15 +47,6 @@ static uint32_t pd__key(const pd_matcher *m, uint32_t row, const uint8_t *rest, 
   return w;
 }
 
-static uint64_t pd__hash(const uint32_t *key, uint32_t n) {
-  uint64_t h = 0x243f6a8885a308d3ull;
-  for (uint32_t i = 0; i < n; i++) {
-    h = (h ^ key[i]) * 0x9e3779b97f4a7c15ull;
-    h ^= h >> 29;
-  }
-  return h;
-}
-
 /* The slot of key: its entry's, or the empty one where it would go. */
 static size_t pd__probe(const pd_suffix_memo *sm, const uint32_t *key, uint32_t n, uint64_t h) {
   size_t mask = sm->n_slots - 1, i = (size_t)h & mask;
@@ -70,7 +62,7 @@ bool pd_suffix_find(const pd_suffix_memo *sm, const pd_matcher *m, uint32_t row,
                     const uint8_t *rest, uint32_t n, bool *taken, uint32_t *alive) {
   if (!sm->n_slots || n > PD_SUFFIX_MAX_REST) return false;
   uint32_t key[PD__KEY_WORDS], k = pd__key(m, row, rest, n, key);
-  size_t i = pd__probe(sm, key, k, pd__hash(key, k));
+  size_t i = pd__probe(sm, key, k, pd_hash_words(key, k));
   if (!sm->slots[i]) return false;
   const pd_suffix_entry *e = &sm->entries.data[sm->slots[i] - 1];
   *taken = e->taken;
@@ -104,7 +96,7 @@ void pd_suffix_put(pd_suffix_memo *sm, const pd_matcher *m, uint32_t row, const 
     return;
   }
   uint32_t key[PD__KEY_WORDS], k = pd__key(m, row, rest, n, key);
-  uint64_t h = pd__hash(key, k);
+  uint64_t h = pd_hash_words(key, k);
   size_t i = pd__probe(sm, key, k, h);
   if (sm->slots[i]) return;
   pd_suffix_entry e = {h, (uint32_t)sm->pool.len, k, alive, taken};

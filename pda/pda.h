@@ -157,6 +157,20 @@ static inline const char *pd_pda_rule_name(const pd_pda *p, uint32_t rule) {
   return (const char *)p->mem + p->names_at + pd_pda_rules(p)[rule].name;
 }
 
+/* The call edge of state st (edges: the automaton's edge array) to rule, or
+ * NULL: call edges are sorted by callee, at most one per callee. */
+static inline const pd_pda_edge *pd_pda_call_to(const pd_pda_edge *edges, const pd_pda_state *st,
+                                                uint32_t rule) {
+  const pd_pda_edge *e = edges + st->edges + st->n_byte;
+  uint32_t lo = 0, hi = st->n_call;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (e[mid].arg < rule) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < st->n_call && e[lo].arg == rule ? &e[lo] : NULL;
+}
+
 /* Appends a readable dump (rules, states, edges) to a NUL-terminated string
  * allocated with a, owned by the caller. For golden tests and debugging. */
 pd_status pd_pda_dump(const pd_pda *p, const pd_allocator *a, char **out);
