@@ -46,12 +46,19 @@ struct pd_classifier {
    * character's dozen byte ranges was a good part of that step */
   uint32_t *row_of;          /* [n_states] row + 1, 0 = none yet */
   PD_ARRAY(uint32_t) rows256;
+  /* call-free states (their automaton from them calls no rule) as a dense
+   * DFA: 256 entries a row, (target's row + 1) << 1 | target final, 0 = none;
+   * a state gets its row with every state it reaches, so the trie walk of
+   * pd__walk_dfa makes one load a byte */
+  uint32_t *dfa_row;         /* [n_states] row + 1, 0 = none */
+  PD_ARRAY(uint32_t) dfa;
   uint32_t first[257];       /* trie positions by first byte (pd__first_bytes) */
   bool have_first;
   uint32_t ranges[512];      /* the trie ranges a run walks: at most one per byte */
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
+#define PD__DFA_ROWS 2048u   /* dense DFA rows kept (2 MB); seeds past it walk as before */
 
 pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vocab *v,
                             const pd_mask_cache *c, const pd_allocator *a, pd_classifier **out,
@@ -68,7 +75,8 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->cd = pd__calloc(a, c->pu.n_words ? c->pu.n_words : 1, sizeof *k->cd);
   k->canon = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->canon);
   k->row_of = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->row_of);
-  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of) {
+  k->dfa_row = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->dfa_row);
+  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->dfa_row) {
     pd_classifier_free(k);
     return pd__nomem(err);
   }
@@ -90,6 +98,8 @@ void pd_classifier_free(pd_classifier *k) {
   pd__free(a, k->canon);
   pd__free(a, k->row_of);
   pd_array_free(a, &k->rows256);
+  pd__free(a, k->dfa_row);
+  pd_array_free(a, &k->dfa);
   pd__free(a, k);
 }
 
@@ -287,11 +297,37 @@ static bool pd__calls_no_rule(pd_classifier *k, uint32_t s) {
   return ok;
 }
 
-/* The trie walk of pd__walk for a seed whose rule calls nothing from it: the
- * state and the rule-end flags per depth on two stacks, no Earley rows. */
+/* Gives the states of k->queue (a call-free closure, pd__calls_no_rule) their
+ * dense DFA rows; false past PD__DFA_ROWS or out of memory (then the seed
+ * walks as before: nothing is half made, as rows are only added). */
+static bool pd__dfa_rows(pd_classifier *k) {
+  size_t fresh = 0, at = k->dfa.len / 256;
+  for (size_t q = 0; q < k->queue.len; q++) fresh += !k->dfa_row[k->queue.data[q]];
+  if (at + fresh > PD__DFA_ROWS || !pd_array_reserve(k->a, &k->dfa, 256 * fresh)) return false;
+  for (size_t q = 0; q < k->queue.len; q++)
+    if (!k->dfa_row[k->queue.data[q]]) k->dfa_row[k->queue.data[q]] = (uint32_t)++at;
+  for (size_t q = 0; q < k->queue.len; q++) {
+    uint32_t s = k->queue.data[q], r = k->dfa_row[s] - 1;
+    if ((size_t)r * 256 < k->dfa.len) continue; /* had its row */
+    uint32_t *row = k->dfa.data + (size_t)r * 256;
+    memset(row, 0, 256 * sizeof *row);
+    const pd_pda_edge *e = k->edges + k->states[s].edges;
+    for (uint32_t i = 0; i < k->states[s].n_byte; i++) {
+      uint32_t x = k->dfa_row[e[i].to] << 1 | (k->states[e[i].to].flags & PD_STATE_FINAL ? 1 : 0);
+      for (uint32_t c = e[i].lo; c <= e[i].hi; c++) row[c] = x;
+    }
+  }
+  k->dfa.len = at * 256;
+  return true;
+}
+
+/* The trie walk of pd__walk for a seed with a dense DFA row (its automaton
+ * calls nothing from it): the row and the rule-end flags per depth on two
+ * stacks, no Earley rows. */
 static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *ranges,
                               size_t n_ranges, pd_error *err) {
   const pd_trie *t = &k->c->trie;
+  const uint32_t *dfa = k->dfa.data;
   size_t cap = (size_t)t->max_len + 1;
   uint32_t *st = pd__malloc(k->a, cap * sizeof *st);
   uint8_t *fl = pd__malloc(k->a, cap);
@@ -300,7 +336,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
     pd__free(k->a, fl);
     return pd__nomem(err);
   }
-  st[0] = s, fl[0] = 0; /* row 0: the seed alone (see pd_classifier_run) */
+  st[0] = k->dfa_row[s] - 1, fl[0] = 0; /* row 0: the seed alone (see pd_classifier_run) */
   uint32_t depth = 0;
   for (size_t j = 0; j < n_ranges; j++) {
     uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1];
@@ -310,13 +346,12 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
       if (t->lcp[i] < depth) depth = t->lcp[i];
       for (; depth < len; depth++) {
         uint8_t c = b[depth];
-        uint32_t x = pd__step(k, st[depth], c);
+        uint32_t x = dfa[(size_t)st[depth] * 256 + c];
+        if (!x) break;
         bool live = (fl[depth] & PD__LIVE_END) ||
                     ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
-        if (x == UINT32_MAX) break;
-        st[depth + 1] = x;
-        fl[depth + 1] = (uint8_t)((live ? PD__LIVE_END : 0) |
-                                  (k->states[x].flags & PD_STATE_FINAL ? PD__END : 0));
+        st[depth + 1] = (x >> 1) - 1;
+        fl[depth + 1] = (uint8_t)((live ? PD__LIVE_END : 0) | (x & 1 ? PD__END : 0));
       }
       if (depth == len) {
         pd_bit_set(k->acc, t->order[i]);
@@ -436,8 +471,9 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
     return pd__nomem(err);
-  pd_status st = pd__calls_no_rule(k, s) ? pd__walk_dfa(k, s, k->ranges, n_ranges, err)
-                                         : pd__walk(k, k->ranges, n_ranges, err);
+  bool dfa = k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k));
+  pd_status st = dfa ? pd__walk_dfa(k, s, k->ranges, n_ranges, err)
+                     : pd__walk(k, k->ranges, n_ranges, err);
   if (st != PD_OK) return st;
   st = pd_tokset_from_bits(&out->accepted, k->acc, pd_popcount_words(k->acc, w), &k->c->u, k->a,
                            err);
