@@ -88,7 +88,7 @@ static pd_status pd__fill_text(pd_matcher *m, uint32_t *words, size_t n_words, p
   if (st == PD_OK && classified)
     st = pd__fill_classified(m, m->g->masks, words);
   else if (st == PD_OK)
-    st = pd_masks_fill_walk(m, c, words);
+    st = pd_masks_fill_walk(m, c, false, words);
   if (st != PD_OK) {
     memset(words, 0, n_words * sizeof *words);
     return st == PD_ERR_NOMEM ? pd__nomem(err) : pd__fail(err, st, "fill_bitmask failed");
@@ -183,9 +183,9 @@ static uint32_t pd__common(const uint8_t *a, const uint8_t *b, uint32_t n) {
 static bool pd__cand_taken(pd_matcher *m, pd_suffix_memo *sx, const uint8_t *b, uint32_t len,
                            uint32_t *depth, uint32_t *dead, pd_status *st) {
   uint32_t keyed = 0; /* depth of the last row looked up; 0 = none */
-  bool taken = false;
+  bool taken = false, on = pd_suffix_on(sx);
   for (;;) {
-    if (*depth && *depth + 2 <= len && pd_suffix_keyable(sx, m, sx->base + *depth)) {
+    if (on && *depth && *depth + 2 <= len && pd_suffix_keyable(sx, m, sx->base + *depth)) {
       uint32_t alive;
       if (pd_suffix_find(sx, m, sx->base + *depth, b + *depth, len - *depth, &taken, &alive)) {
         *dead = *depth + alive;
@@ -198,6 +198,9 @@ static bool pd__cand_taken(pd_matcher *m, pd_suffix_memo *sx, const uint8_t *b, 
     if (s == PD_ERR_NOMEM) *st = s;
     if (s != PD_OK) break;
     ++*depth;
+    size_t n_items;
+    pd_earley_current(m, &n_items);
+    sx->pushes++, sx->items += n_items;
   }
   taken = *depth >= len || (*depth + 1 == len && pd_earley_scans(m, b[*depth]));
   *dead = *depth;
@@ -211,12 +214,12 @@ static bool pd__cand_taken(pd_matcher *m, pd_suffix_memo *sx, const uint8_t *b, 
  * once, a dead prefix skips every candidate under it, and rests shared by
  * different prefixes are decided once (suffix.h). */
 static pd_status pd__walk_candidates(pd_matcher *m, const pd_trie *t, const uint32_t *cand,
-                                     size_t n_words, uint32_t *words) {
+                                     size_t n_words, bool memo_always, uint32_t *words) {
   const uint8_t *on_stack = NULL; /* bytes of the token whose prefix the rows hold */
   uint32_t depth = 0, dead;
   pd_status st = PD_OK;
   pd_suffix_memo sx;
-  pd_suffix_init(&sx, m);
+  pd_suffix_init(&sx, m, memo_always);
   for (uint32_t p = pd__next_bit(cand, n_words, 0); p != UINT32_MAX && st == PD_OK;) {
     uint32_t id = t->order[p], len;
     const uint8_t *b = pd_trie_bytes(t, p, &len);
@@ -242,7 +245,8 @@ static pd_status pd__walk_candidates(pd_matcher *m, const pd_trie *t, const uint
 
 #define PD__STACK_WORDS 8192 /* candidate bitsets up to 262,144 positions live on the stack */
 
-pd_status pd_masks_fill_walk(pd_matcher *m, const pd_mask_cache *c, uint32_t *words) {
+pd_status pd_masks_fill_walk(pd_matcher *m, const pd_mask_cache *c, bool memo_always,
+                             uint32_t *words) {
   const pd_trie *t = &c->trie;
   uint32_t local[PD__STACK_WORDS], *cand = local;
   size_t n_words = ((size_t)t->n + 31) / 32;
@@ -250,7 +254,7 @@ pd_status pd_masks_fill_walk(pd_matcher *m, const pd_mask_cache *c, uint32_t *wo
     return PD_ERR_NOMEM;
   memset(cand, 0xff, n_words * sizeof *cand);
   if (t->n % 32) cand[n_words - 1] = (1u << (t->n % 32)) - 1;
-  pd_status st = pd__walk_candidates(m, t, cand, n_words, words);
+  pd_status st = pd__walk_candidates(m, t, cand, n_words, memo_always, words);
   if (cand != local) pd__free(m->alloc, cand);
   return st;
 }
@@ -268,7 +272,7 @@ static pd_status pd__fill_cd(pd_matcher *m, const pd_mask_cache *c, const pd_mas
   if (n_words > PD__STACK_WORDS && !(cand = pd__malloc(m->alloc, n_words * sizeof *cand)))
     return PD_ERR_NOMEM;
   pd_tokset_union(cd, k, cand, &c->pu);
-  pd_status st = pd__walk_candidates(m, &c->trie, cand, n_words, words);
+  pd_status st = pd__walk_candidates(m, &c->trie, cand, n_words, false, words);
   if (cand != local) pd__free(m->alloc, cand);
   return st;
 }
@@ -304,7 +308,7 @@ static pd_status pd__fill_classified(pd_matcher *m, const pd_masks *mk, uint32_t
   const pd_tokset *acc[PD__MAX_CLASSES] = {0};
   bool too_many = false;
   size_t n = pd__row_classes(m, mk, cls, &too_many);
-  if (too_many) return pd_masks_fill_walk(m, mk->cache, words);
+  if (too_many) return pd_masks_fill_walk(m, mk->cache, false, words);
   for (size_t i = 0; i < n; i++) acc[i] = &cls[i]->accepted;
   pd_tokset_union(acc, n, words, &mk->cache->u);
   return pd__fill_cd(m, mk->cache, cls, n, words);

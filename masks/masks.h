@@ -25,7 +25,8 @@ size_t pd_masks_bytes(const pd_masks *mk);
 
 /* Sets the bit of every text token of c's trie that the live parser m takes,
  * by walking them all (fill.c): the fill of rows the tables leave to the walk.
- * Leaves m's rows as they were. */
+ * Leaves m's rows as they were. memo_always: the suffix memo (suffix.h) from
+ * the first candidate on, as tests check it; fills pass false. */
 /* The speculative fill's view of the memo (memo.h): pd_matcher_fill_bitmask,
  * with *entry = the memo's mask of m's configuration (NULL when not memoized);
  * the entry a token leads to from entry from, copied into words (n_words as
@@ -37,7 +38,7 @@ const uint32_t *pd_masks_next(pd_matcher *m, const uint32_t *from, uint32_t toke
                               uint32_t *words, size_t n_words);
 void pd_masks_link(pd_matcher *m, const uint32_t *from, uint32_t token, const uint32_t *to);
 
-pd_status pd_masks_fill_walk(pd_matcher *m, const struct pd_mask_cache *c,
+pd_status pd_masks_fill_walk(pd_matcher *m, const struct pd_mask_cache *c, bool memo_always,
                              uint32_t *words);
 
 #endif

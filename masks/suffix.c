@@ -5,11 +5,12 @@
 #include "base/bits.h"
 
 #define PD__KEY_WORDS (2 + 2 * PD_SUFFIX_MAX_ITEMS + PD_SUFFIX_MAX_REST / 4)
-#define PD__SLOTS 4096u         /* first table; grows to PD__MAX_SLOTS */
-#define PD__MAX_SLOTS 262144u   /* a walk past this many suffixes stops caching */
+#define PD__SLOTS 1024u         /* first table; grows to PD__MAX_SLOTS */
+#define PD__MAX_SLOTS 32768u    /* a walk past this many suffixes stops caching */
 
-void pd_suffix_init(pd_suffix_memo *sm, const pd_matcher *m) {
+void pd_suffix_init(pd_suffix_memo *sm, const pd_matcher *m, bool always) {
   memset(sm, 0, sizeof *sm);
+  sm->always = always;
   sm->alloc = m->alloc;
   sm->base = pd_earley_num_rows(m) - 1;
 }

@@ -28,6 +28,11 @@
 
 #define PD_SUFFIX_MAX_ITEMS 16u  /* larger rows are not keys: hashing them costs what pushing does */
 #define PD_SUFFIX_MAX_REST 64u  /* longer rests are not keys */
+#define PD_SUFFIX_WARMUP 32u    /* candidates walked before the memo starts: short
+                                   walks would pay for its table and keys */
+#define PD_SUFFIX_WIDE 4u       /* the memo starts when the rows pushed average this
+                                   many items: narrower rows are cheaper to push
+                                   than to key (inside a JSON string: one item) */
 
 typedef struct pd_suffix_entry {
   uint64_t hash;
@@ -43,11 +48,23 @@ typedef struct pd_suffix_memo {
   size_t n_slots;                     /* a power of two, or 0 before the first put */
   PD_ARRAY(pd_suffix_entry) entries;
   PD_ARRAY(uint32_t) pool;
+  bool always;                        /* no warm-up or width test (tests) */
+  uint32_t seen;                      /* candidates walked so far */
+  uint64_t pushes, items;             /* rows pushed by the walk, and their items */
   bool off;                           /* out of memory or full: no more puts */
 } pd_suffix_memo;
 
-void pd_suffix_init(pd_suffix_memo *sm, const pd_matcher *m);
+/* always: the memo from the first candidate on, whatever the rows (tests
+ * check the memo itself so; walks use the gate of pd_suffix_on). */
+void pd_suffix_init(pd_suffix_memo *sm, const pd_matcher *m, bool always);
 void pd_suffix_free(pd_suffix_memo *sm);
+
+/* Whether the walk should look suffixes up: past its warm-up, over wide
+ * rows, and on. */
+static inline bool pd_suffix_on(pd_suffix_memo *sm) {
+  if (sm->off) return false;
+  return sm->always || (++sm->seen > PD_SUFFIX_WARMUP && sm->items >= PD_SUFFIX_WIDE * sm->pushes);
+}
 
 /* Whether row (pushed by the walk, so row > base) can key a suffix. */
 bool pd_suffix_keyable(const pd_suffix_memo *sm, const pd_matcher *m, uint32_t row);

@@ -311,7 +311,7 @@ static void pdt__check_walk(pd_vocab *v, const char *text, bool schema, size_t w
     assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
     for (size_t step = 0; step < steps; step++) {
       memset(walk, 0, n_words * 4);
-      assert_int_equal(pd_masks_fill_walk(m, c, walk), PD_OK);
+      assert_int_equal(pd_masks_fill_walk(m, c, true, walk), PD_OK);
       assert_int_equal(pdt_brute_mask(m, size, brute, n_words), PD_OK);
       for (size_t e = 0; e < n_eos; e++) brute[eos[e] / 32] &= ~(1u << (eos[e] % 32));
       d->masks++;
