@@ -130,39 +130,42 @@ static pd_matcher *pdb__matcher_at(const pdb_ctx *c, size_t pos) {
   return m;
 }
 
-/* At pos: one pd_spec_fill of k drafts (spec), or the (1+k) single fills it
- * stands for at the same states, each into the row the batch step writes (as
- * an engine filling row by row into its [rows, vocab] tensor would); adds the
- * time. */
-static double pdb__fill_once(const pdb_ctx *c, pd_matcher *m, size_t pos, size_t k, bool spec) {
-  double t = 0, t0;
-  if (spec) {
+/* What a pass times at each position: one pd_spec_fill of k drafts; the
+ * (1+k) single fills it stands for at the same states, each into the row the
+ * batch step writes (as an engine filling row by row into its [rows, vocab]
+ * tensor would); or the loop such an engine runs without the batch step:
+ * fill, accept the draft, ..., fill, roll the k drafts back. */
+typedef enum { PDB_SPEC, PDB_FILLS, PDB_LOOP } pdb_mode;
+
+static double pdb__fill_once(const pdb_ctx *c, pd_matcher *m, size_t pos, size_t k,
+                             pdb_mode mode) {
+  double t = 0, t0 = pdb__now();
+  if (mode == PDB_SPEC) {
     size_t offs[2], valid, unc[9];
     pd_spec_result res = {c->row, c->n_words, offs, &valid, unc, 0};
     pd_spec_request req = {m, c->walk + pos, k, NULL};
-    t0 = pdb__now();
     pd_spec_fill(&req, 1, 1, &res, NULL);
     return pdb__now() - t0;
   }
   for (size_t j = 0; j <= k; j++) {
     if (j) pd_matcher_accept_token(m, c->walk[pos + j - 1], NULL);
-    t0 = pdb__now();
+    if (mode == PDB_FILLS) t0 = pdb__now();
     pd_matcher_fill_bitmask(m, c->row + j * c->n_words, c->n_words, NULL, NULL);
-    t += pdb__now() - t0;
+    if (mode == PDB_FILLS) t += pdb__now() - t0;
   }
   pd_matcher_rollback(m, k, NULL);
-  return t;
+  return mode == PDB_LOOP ? pdb__now() - t0 : t;
 }
 
-/* A pass over N_POS positions of the walk from FIRST, STEP tokens apart, of
- * spec fills or of single fills (in separate passes: whichever touched a
- * position's rows and memo entries first would pay the cache misses). */
+/* A pass over N_POS positions of the walk from FIRST, STEP tokens apart, in
+ * one mode (modes in separate passes: whichever touched a position's rows and
+ * memo entries first would pay the cache misses). */
 enum { N_POS = 50, STEP = 60, FIRST = 200 };
-static double pdb__fill_pass(const pdb_ctx *c, size_t k, bool spec) {
+static double pdb__fill_pass(const pdb_ctx *c, size_t k, pdb_mode mode) {
   pd_matcher *m = pdb__matcher_at(c, FIRST);
   double t = 0;
   for (size_t p = 0; p < N_POS; p++) {
-    t += pdb__fill_once(c, m, FIRST + p * STEP, k, spec);
+    t += pdb__fill_once(c, m, FIRST + p * STEP, k, mode);
     for (size_t j = 0; j < STEP; j++) pd_matcher_accept_token(m, c->walk[FIRST + p * STEP + j], NULL);
   }
   pd_matcher_free(m);
@@ -175,27 +178,33 @@ static double pdb__fill_pass(const pdb_ctx *c, size_t k, bool spec) {
  * are not known yet: drafts accepted and rows keyed one by one. */
 static void pdb__bench_fill(const pdb_ctx *c) {
   static const size_t ks[] = {0, 1, 2, 4, 8};
-  printf("pd_spec_fill, one request with k drafts, vs (1+k) single fills at the same states\n"
-         "(us per request, mean over %d positions of the walk; repeated: median of %d runs;\n"
-         "first pass: transitions not yet known)\n", N_POS, PDB_REPEAT);
-  printf("  %2s %10s %12s %7s   %16s %7s\n", "k", "spec fill", "(1+k) fills", "ratio",
-         "first-pass spec", "ratio");
+  printf("pd_spec_fill, one request with k drafts, vs (1+k) single fills at the same states and vs\n"
+         "the fill/accept loop without the batch step (us per request, mean over %d positions of\n"
+         "the walk; repeated: median of %d runs; first pass: transitions not yet known)\n",
+         N_POS, PDB_REPEAT);
+  printf("  %2s %6s %7s %6s %7s %6s   %11s %6s %6s\n", "k", "spec", "fills", "ratio", "loop",
+         "ratio", "first spec", "/fills", "/loop");
   for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
     size_t k = ks[ki];
-    double spec[PDB_REPEAT], single[PDB_REPEAT], first[PDB_REPEAT], ratio[PDB_REPEAT];
+    double spec[PDB_REPEAT], fills[PDB_REPEAT], loop[PDB_REPEAT], first[PDB_REPEAT],
+        r_fills[PDB_REPEAT], r_loop[PDB_REPEAT];
     for (int r = 0; r < PDB_REPEAT; r++) {
-      single[r] = pdb__fill_pass(c, k, false);
-      spec[r] = pdb__fill_pass(c, k, true);
+      fills[r] = pdb__fill_pass(c, k, PDB_FILLS);
+      loop[r] = pdb__fill_pass(c, k, PDB_LOOP);
+      spec[r] = pdb__fill_pass(c, k, PDB_SPEC);
       pdb_ctx fresh = *c;
       if (pd_grammar_compile_gbnf(c->text, c->len, c->v, NULL, &fresh.g, NULL) != PD_OK) return;
-      pdb__fill_pass(&fresh, k, false); /* memoizes the masks */
-      first[r] = pdb__fill_pass(&fresh, k, true);
-      ratio[r] = first[r] / pdb__fill_pass(&fresh, k, false);
+      pdb__fill_pass(&fresh, k, PDB_FILLS); /* memoizes the masks */
+      first[r] = pdb__fill_pass(&fresh, k, PDB_SPEC);
+      r_fills[r] = first[r] / pdb__fill_pass(&fresh, k, PDB_FILLS);
+      r_loop[r] = first[r] / pdb__fill_pass(&fresh, k, PDB_LOOP);
       pd_grammar_free(fresh.g);
     }
-    double s = pdb__median(spec, PDB_REPEAT), f = pdb__median(single, PDB_REPEAT);
-    printf("  %2zu %10.2f %12.2f %7.3f   %16.2f %7.3f\n", k, s, f, s / f,
-           pdb__median(first, PDB_REPEAT), pdb__median(ratio, PDB_REPEAT));
+    double s = pdb__median(spec, PDB_REPEAT), f = pdb__median(fills, PDB_REPEAT),
+           l = pdb__median(loop, PDB_REPEAT);
+    printf("  %2zu %6.2f %7.2f %6.3f %7.2f %6.3f   %11.2f %6.3f %6.3f\n", k, s, f, s / f, l, s / l,
+           pdb__median(first, PDB_REPEAT), pdb__median(r_fills, PDB_REPEAT),
+           pdb__median(r_loop, PDB_REPEAT));
   }
 }
 
