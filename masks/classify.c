@@ -58,7 +58,7 @@ struct pd_classifier {
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
-#define PD__DFA_ROWS 2048u   /* dense DFA rows kept (2 MB); seeds past it walk as before */
+#define PD__DFA_ROWS 4096u   /* dense DFA rows kept (4 MB); seeds past it take the Earley walk */
 
 pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vocab *v,
                             const pd_mask_cache *c, const pd_allocator *a, pd_classifier **out,

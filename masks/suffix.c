@@ -2,6 +2,8 @@
 #include "suffix.h"
 
 #include <string.h>
+
+#include "base/alloc.h"
 #include "base/bits.h"
 
 #define PD__KEY_WORDS (2 + 2 * PD_SUFFIX_MAX_ITEMS + PD_SUFFIX_MAX_REST / 4)
