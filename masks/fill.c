@@ -7,8 +7,10 @@
  * fall back to a walk of the vocabulary trie over the live parser, sharing the
  * rows of a common prefix and skipping every token under a dead prefix. Then
  * stop tokens (when the row is accepting), token edges and empty tokens.
- * Whole masks are memoized per grammar by parser configuration (memo.h): a
- * configuration seen before costs its key and one row copy. */
+ * The walk of context-dependent tokens decides rests shared by different
+ * prefixes once (suffix.h). Whole masks are memoized per grammar by parser
+ * configuration (memo.h): a configuration seen before costs its key and one
+ * row copy, and the speculative fill follows the memo's transitions. */
 #include <string.h>
 
 #include "base/alloc.h"

@@ -1,5 +1,6 @@
 /* spec.c - the batch step of speculative decoding: (1+k) mask rows per request,
- * filled by tentatively accepting the drafts and rolling them back, and the
+ * filled by tentatively accepting the drafts and rolling them back (or copied
+ * where the mask memo knows the configuration a draft leads to), and the
  * advance after verification.
  *
  * Request r with k drafts d[0..k) whose gate stays open through the first o
