@@ -1,14 +1,19 @@
-/* fuzz_mask.c - random grammar + random walk: every filled mask must equal
- * brute force (accept_token of each id), or the target traps.
+/* fuzz_mask.c - random grammar + random walk: every filled mask, and the walk
+ * over every text token with the suffix memo on, must equal brute force
+ * (accept_token of each id), or the target traps.
  *
  * Input: GBNF text, then optionally "\n%%\n" and walk bytes (each picks the
  * next token among the allowed ones). The vocabulary is fixed and small but
  * awkward: UTF-8 pieces, tokens crossing rule boundaries, duplicates, an empty
  * token, special / EOS / hole ids and a width past the size. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "masks/cache.h"
+#include "masks/masks.h"
+#include "pda/grammar.h"
 #include "pushdown.h"
 
 static const char *const pd__pieces[] = {
@@ -35,15 +40,39 @@ static pd_vocab *pd__vocab(void) {
   return pd_vocab_from_list(b, lens, flags, PD_N, &o, &v, NULL) == PD_OK ? v : NULL;
 }
 
-/* Fills and compares; returns how many ids are allowed, or -1 when filling failed. */
-static int pd__step(pd_matcher *m, uint32_t *allowed) {
-  uint32_t fast[PD_WORDS + 1] = {0};
-  if (pd_matcher_fill_bitmask(m, fast, PD_WORDS, NULL, NULL) != PD_OK) return -1;
+/* Whether some state of g has a token edge: those admit text tokens the byte
+ * walk does not see (the fill adds them after it). */
+static bool pd__token_edges(const pd_grammar *g) {
+  const pd_pda_state *st = pd_pda_states(&g->pda);
+  for (uint32_t s = 0; s < g->pda.n_states; s++)
+    if (st[s].n_token) return true;
+  return false;
+}
+
+/* Fills and compares, and so does the walk over every text token with the
+ * suffix memo on from its first candidate (the fill itself starts the memo
+ * only on long walks over wide rows, which this vocabulary seldom makes; a
+ * grammar with token edges, or a terminated matcher, skips that check);
+ * returns how many ids are allowed, or -1 when filling failed. */
+static int pd__step(pd_vocab *v, const pd_grammar *g, pd_matcher *m, uint32_t *allowed) {
+  uint32_t fast[PD_WORDS + 1] = {0}, walk[PD_WORDS + 1] = {0};
+  pd_mask_cache *c = NULL;
+  if (pd_matcher_fill_bitmask(m, fast, PD_WORDS, NULL, NULL) != PD_OK ||
+      pd_mask_cache_get(v, &c, NULL) != PD_OK || pd_masks_fill_walk(m, c, true, walk) != PD_OK)
+    return -1;
   int n = 0;
+  bool skip_walk = pd__token_edges(g) || pd_matcher_is_terminated(m);
   for (uint32_t t = 0; t < PD_WORDS * 32; t++) {
-    size_t ok = 0;
-    if (t < PD_N) pd_matcher_validate_tokens(m, &t, 1, &ok, NULL);
+    size_t ok = 0, len = 0;
+    uint32_t flags = 0;
+    const uint8_t *b;
+    if (t < PD_N) {
+      pd_matcher_validate_tokens(m, &t, 1, &ok, NULL);
+      pd_vocab_token(v, t, &b, &len, &flags);
+    }
     if (((fast[t / 32] >> (t % 32)) & 1) != (ok == 1)) __builtin_trap();
+    if (len && !flags && !skip_walk && ((walk[t / 32] >> (t % 32)) & 1) != (ok == 1))
+      __builtin_trap();
     if (ok == 1) allowed[n++] = t;
   }
   return n;
@@ -67,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (pd_matcher_new(g, &m, NULL) == PD_OK) {
     uint32_t allowed[PD_WORDS * 32];
     for (size_t s = 0; s < n_walk && s < 24; s++) {
-      int n = pd__step(m, allowed);
+      int n = pd__step(v, g, m, allowed);
       if (n <= 0) break;
       uint32_t t = allowed[(walk ? walk[s] : (uint8_t)(s * 7 + 3)) % (unsigned)n];
       if (pd_matcher_accept_token(m, t, NULL) != PD_OK) __builtin_trap();
