@@ -215,7 +215,8 @@ pd_status pd_earley_push_token(pd_matcher *m, uint32_t id, uint32_t *pushed) {
                                 &text_ok);
     if (s) return s;
   }
-  if (!pd_earley_token_edge_matches_row(m, src, id)) return text_ok ? PD_OK : PD_ERR_REJECTED;
+  if (!m->g->pda.n_token_edges || !pd_earley_token_edge_matches_row(m, src, id))
+    return text_ok ? PD_OK : PD_ERR_REJECTED;
   pd_status s = pd__push_token_edges(m, src, id, text_ok, pushed);
   if (s && *pushed) {
     pd_earley_pop(m, *pushed);

@@ -121,6 +121,7 @@ typedef struct pd_pda_rule {
 
 typedef struct pd_pda {
   uint32_t n_rules, n_states, n_edges;
+  uint32_t n_token_edges; /* of n_edges: 0 lets an accept skip the search for one */
   uint32_t root;  /* root rule */
   uint32_t n_ir_rules; /* rules 0 .. n_ir_rules-1 are the IR's rules, same numbering */
   size_t names_len;
