@@ -40,15 +40,6 @@ static pd_vocab *pd__vocab(void) {
   return pd_vocab_from_list(b, lens, flags, PD_N, &o, &v, NULL) == PD_OK ? v : NULL;
 }
 
-/* Whether some state of g has a token edge: those admit text tokens the byte
- * walk does not see (the fill adds them after it). */
-static bool pd__token_edges(const pd_grammar *g) {
-  const pd_pda_state *st = pd_pda_states(&g->pda);
-  for (uint32_t s = 0; s < g->pda.n_states; s++)
-    if (st[s].n_token) return true;
-  return false;
-}
-
 /* Fills and compares, and so does the walk over every text token with the
  * suffix memo on from its first candidate (the fill itself starts the memo
  * only on long walks over wide rows, which this vocabulary seldom makes; a
@@ -61,7 +52,8 @@ static int pd__step(pd_vocab *v, const pd_grammar *g, pd_matcher *m, uint32_t *a
       pd_mask_cache_get(v, &c, NULL) != PD_OK || pd_masks_fill_walk(m, c, true, walk) != PD_OK)
     return -1;
   int n = 0;
-  bool skip_walk = pd__token_edges(g) || pd_matcher_is_terminated(m);
+  /* token edges admit text tokens the byte walk does not see (the fill adds them) */
+  bool skip_walk = g->pda.n_token_edges || pd_matcher_is_terminated(m);
   for (uint32_t t = 0; t < PD_WORDS * 32; t++) {
     size_t ok = 0, len = 0;
     uint32_t flags = 0;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bits.h"
 #include "base/error.h"
 #include "earley/earley.h"
 #include "masks/masks_internal.h"
@@ -119,7 +120,7 @@ static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *
   uint64_t h = 0;
   bool memo = mk && mk->memo_ok && pd_memo_key(m, key, &n_key);
   const uint32_t *found = NULL;
-  if (memo) h = pd_memo_hash(key, n_key), found = pd_memo_find(&mk->memo, key, n_key, h);
+  if (memo) h = pd_hash_words(key, n_key), found = pd_memo_find(&mk->memo, key, n_key, h);
   pd_status st = found ? PD_OK : pd__fill_text(m, words, n_words, err);
   if (st != PD_OK) return st;
   if (found)

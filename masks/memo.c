@@ -133,8 +133,6 @@ bool pd_memo_key(const pd_matcher *m, uint32_t *key, size_t *n) {
   return !b.full;
 }
 
-uint64_t pd_memo_hash(const uint32_t *key, size_t n) { return pd_hash_words(key, n); }
-
 /* ---------------------------------------------------------------- table */
 
 static size_t pd__slot(const pd_memo *mo, uint64_t h, const uint32_t *key, size_t n) {

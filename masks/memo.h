@@ -54,7 +54,6 @@ struct pd_matcher;
 /* Serializes m's configuration into key[0..PD_MEMO_KEY_MAX); false when it
  * does not fit (then no memoization). */
 bool pd_memo_key(const struct pd_matcher *m, uint32_t *key, size_t *n);
-uint64_t pd_memo_hash(const uint32_t *key, size_t n);
 /* The stored mask for key, borrowed (immutable, lives as long as the memo). */
 const uint32_t *pd_memo_find(pd_memo *mo, const uint32_t *key, size_t n, uint64_t h);
 /* Stores a copy of mask under key; returns the stored mask (one stored
