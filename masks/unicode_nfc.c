@@ -1,6 +1,7 @@
 /* unicode_nfc.c - Normalization Form C: canonical decomposition, canonical
  * ordering of combining marks, then canonical composition (UAX #15), with the
- * generated tables (unicode_ccc.c, unicode_decomp.c, unicode_comp.c) and Hangul syllables computed:
+ * generated tables (unicode_ccc.c, unicode_decomp.c, unicode_comp.c) and
+ * Hangul syllables computed:
  *   S = 0xAC00 + (L - 0x1100) * 588 + (V - 0x1161) * 28 + (T - 0x11A7). */
 #include "unicode.h"
 
