@@ -166,7 +166,8 @@ static double pdb__fill_pass(const pdb_ctx *c, size_t k, pdb_mode mode) {
   double t = 0;
   for (size_t p = 0; p < N_POS; p++) {
     t += pdb__fill_once(c, m, FIRST + p * STEP, k, mode);
-    for (size_t j = 0; j < STEP; j++) pd_matcher_accept_token(m, c->walk[FIRST + p * STEP + j], NULL);
+    for (size_t j = 0; j < STEP; j++)
+      pd_matcher_accept_token(m, c->walk[FIRST + p * STEP + j], NULL);
   }
   pd_matcher_free(m);
   return t / N_POS / 1e3;
@@ -178,9 +179,10 @@ static double pdb__fill_pass(const pdb_ctx *c, size_t k, pdb_mode mode) {
  * are not known yet: drafts accepted and rows keyed one by one. */
 static void pdb__bench_fill(const pdb_ctx *c) {
   static const size_t ks[] = {0, 1, 2, 4, 8};
-  printf("pd_spec_fill, one request with k drafts, vs (1+k) single fills at the same states and vs\n"
-         "the fill/accept loop without the batch step (us per request, mean over %d positions of\n"
-         "the walk; repeated: median of %d runs; first pass: transitions not yet known)\n",
+  printf("pd_spec_fill, one request with k drafts, vs (1+k) single fills at the same\n"
+         "states and vs the fill/accept loop without the batch step (us per request,\n"
+         "mean over %d positions of the walk; repeated: median of %d runs; first pass:\n"
+         "transitions not yet known)\n",
          N_POS, PDB_REPEAT);
   printf("  %2s %6s %7s %6s %7s %6s   %11s %6s %6s\n", "k", "spec", "fills", "ratio", "loop",
          "ratio", "first spec", "/fills", "/loop");

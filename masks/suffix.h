@@ -26,7 +26,7 @@
 #include "base/array.h"
 #include "earley/earley.h"
 
-#define PD_SUFFIX_MAX_ITEMS 16u  /* larger rows are not keys: hashing them costs what pushing does */
+#define PD_SUFFIX_MAX_ITEMS 16u /* larger rows are not keys: keying them costs what pushing does */
 #define PD_SUFFIX_MAX_REST 64u  /* longer rests are not keys */
 #define PD_SUFFIX_WARMUP 32u    /* candidates walked before the memo starts: short
                                    walks would pay for its table and keys */

@@ -288,7 +288,8 @@ static pd_status pd__pack(const pd_pda_builder *b, const pd_ir *w, uint32_t n_ir
   p.n_rules = (uint32_t)b->rules.len;
   p.n_states = (uint32_t)b->states.len;
   p.n_edges = (uint32_t)b->edges.len;
-  for (size_t i = 0; i < b->edges.len; i++) p.n_token_edges += b->edges.data[i].kind == PD_EDGE_TOKEN;
+  for (size_t i = 0; i < b->edges.len; i++)
+    p.n_token_edges += b->edges.data[i].kind == PD_EDGE_TOKEN;
   p.root = w->root;
   p.n_ir_rules = n_ir_rules;
   p.names_len = w->names.len;

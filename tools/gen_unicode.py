@@ -81,8 +81,8 @@ def header(w, name, what):
 
 def write_classes(w):
     rs = ranges()
-    header(w, 'unicode_classes.c', 'Ranges [lo, hi] of code points of one class, sorted and disjoint; code points\n'
-           ' * in no range are PD_UC_OTHER.')
+    header(w, 'unicode_classes.c', 'Ranges [lo, hi] of code points of one class, sorted and '
+           'disjoint; code points\n * in no range are PD_UC_OTHER.')
     w('const pd_unicode_range pd_unicode_ranges[] = {\n')
     for lo, hi, c in rs:
         w('  {0x%X, 0x%X, %s},\n' % (lo, hi, c))
@@ -91,7 +91,8 @@ def write_classes(w):
 
 
 def write_ccc(w, ccc):
-    header(w, 'unicode_ccc.c', 'Canonical combining classes: ranges [lo, hi] of one class; others are 0.')
+    header(w, 'unicode_ccc.c',
+           'Canonical combining classes: ranges [lo, hi] of one class; others are 0.')
     w('const pd_unicode_range pd_unicode_ccc[] = {\n')
     for lo, hi, c in ccc:
         w('  {0x%X, 0x%X, %d},\n' % (lo, hi, c))
@@ -115,7 +116,8 @@ def write_decomp(w, decomp):
 
 
 def write_comp(w, comp):
-    header(w, 'unicode_comp.c', 'Primary compositions: first + second -> composite, sorted by (first, second).')
+    header(w, 'unicode_comp.c',
+           'Primary compositions: first + second -> composite, sorted by (first, second).')
     w('const pd_unicode_comp pd_unicode_comps[] = {\n')
     for a, b, c in comp:
         w('  {0x%X, 0x%X, 0x%X},\n' % (a, b, c))

@@ -263,7 +263,8 @@ static pd_vocab *pdt__suffix_vocab(void) {
   uint64_t rng = 7;
   static const char *const pre[] = {"a", "b", "ab", "\"", "\"a", "\"b", "[\""};
   static const char *const mid[] = {"c", "cc", "cd", "ccd", "a", "ab", "abc"};
-  static const char *const end[] = {"x]", "y]", "dx]", "dy)", "d!", "d)", "d}", "\"]", "\",", "\"}", "\":"};
+  static const char *const end[] = {"x]",   "y]",   "dx]",  "dy)",  "d!", "d)",
+                                    "d}",   "\"]", "\",", "\"}", "\":"};
   for (size_t i = 0; i < NP; i++) snprintf(text[n++], sizeof text[0], "%s", pieces[i]);
   for (size_t i = 0; i < sizeof pre / sizeof *pre; i++)
     for (size_t j = 0; j < sizeof mid / sizeof *mid; j++)
