@@ -262,6 +262,23 @@ pd_status pd_masks_fill_walk(pd_matcher *m, const pd_mask_cache *c, bool memo_al
   return st;
 }
 
+/* Clears the candidates another state's class accepted already: near the
+ * end of a long string's block, one item's cd set is most of the vocabulary
+ * and the other phase accepts nearly all of it (repeat.c); this tight pass
+ * costs a few cycles a candidate, the walk's skip several times that. */
+static void pd__drop_taken(uint32_t *cand, size_t n_words, const uint32_t *order,
+                           const uint32_t *words) {
+  for (size_t w = 0; w < n_words; w++) {
+    uint32_t x = cand[w], keep = x;
+    while (x) {
+      uint32_t b = (uint32_t)__builtin_ctz(x);
+      x &= x - 1;
+      if (pd_bit_get(words, order[w * 32 + b])) keep &= ~(1u << b);
+    }
+    cand[w] = keep;
+  }
+}
+
 /* The union of the classes' cd sets, walked as candidates. */
 static pd_status pd__fill_cd(pd_matcher *m, const pd_mask_cache *c, const pd_mask_class **cls,
                              size_t n, uint32_t *words) {
@@ -275,6 +292,8 @@ static pd_status pd__fill_cd(pd_matcher *m, const pd_mask_cache *c, const pd_mas
   if (n_words > PD__STACK_WORDS && !(cand = pd__malloc(m->alloc, n_words * sizeof *cand)))
     return PD_ERR_NOMEM;
   pd_tokset_union(cd, k, cand, &c->pu);
+  if (n > 1) /* one class: its accepted and cd sets are disjoint */
+    pd__drop_taken(cand, n_words, c->trie.order, words);
   pd_status st = pd__walk_candidates(m, &c->trie, cand, n_words, false, words);
   if (cand != local) pd__free(m->alloc, cand);
   return st;
