@@ -52,6 +52,13 @@ struct pd_classifier {
    * pd__walk_dfa makes one load a byte */
   uint32_t *dfa_row;         /* [n_states] row + 1, 0 = none */
   PD_ARRAY(uint32_t) dfa;
+  /* pd__same_language: union-find over states (parent + 1, 0 = a root), the
+   * roots it changed, the pairs left to compare, and the pair steps left to
+   * the donor pick of one run */
+  uint32_t *uf;
+  PD_ARRAY(uint32_t) touched;
+  PD_ARRAY(uint32_t) pairs;
+  uint32_t budget;
   uint32_t first[257];       /* trie positions by first byte (pd__first_bytes) */
   bool have_first;
   uint32_t ranges[512];      /* the trie ranges a run walks: at most one per byte */
@@ -76,7 +83,9 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->canon = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->canon);
   k->row_of = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->row_of);
   k->dfa_row = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->dfa_row);
-  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->dfa_row) {
+  k->uf = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->uf);
+  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->dfa_row ||
+      !k->uf) {
     pd_classifier_free(k);
     return pd__nomem(err);
   }
@@ -100,6 +109,9 @@ void pd_classifier_free(pd_classifier *k) {
   pd_array_free(a, &k->rows256);
   pd__free(a, k->dfa_row);
   pd_array_free(a, &k->dfa);
+  pd__free(a, k->uf);
+  pd_array_free(a, &k->touched);
+  pd_array_free(a, &k->pairs);
   pd__free(a, k);
 }
 
@@ -389,31 +401,119 @@ static void pd__first_bytes(pd_classifier *k) {
   k->have_first = true;
 }
 
+static uint32_t pd__find(const pd_classifier *k, uint32_t x) {
+  while (k->uf[x]) x = k->uf[x] - 1;
+  return x;
+}
+
+/* Joins the classes of x and y, queueing the pair; false out of memory. */
+static bool pd__unite(pd_classifier *k, uint32_t x, uint32_t y) {
+  x = pd__find(k, x), y = pd__find(k, y);
+  if (x == y) return true;
+  k->uf[x] = y + 1;
+  return pd_array_push(k->a, &k->touched, x) && pd_array_push(k->a, &k->pairs, x) &&
+         pd_array_push(k->a, &k->pairs, y);
+}
+
+/* Whether states x and y have the same language (the strings that reach an
+ * end, calls expanded), by a bisimulation that pairs edges position by
+ * position: byte ranges equal, callees' start states paired, finality equal.
+ * Union-find keeps it to one pass per state (as for DFA equivalence); false
+ * when the budget of pair steps runs out or memory does (nothing is shared
+ * then, which is always exact). The rules of x and y may differ:
+ * a right-recursive key rule R(q) = char R(t) | '"' per state of a
+ * pattern automaton is, past its first byte, the same language as the rest
+ * of any other key. */
+static bool pd__same_language(pd_classifier *k, uint32_t x, uint32_t y) {
+  k->touched.len = k->pairs.len = 0;
+  bool same = pd__unite(k, x, y);
+  while (same && k->pairs.len) {
+    uint32_t b = k->pairs.data[--k->pairs.len], a = k->pairs.data[--k->pairs.len];
+    const pd_pda_state *sa = &k->states[a], *sb = &k->states[b];
+    if (!k->budget-- || sa->n_byte != sb->n_byte || sa->n_call != sb->n_call ||
+        sa->n_token != sb->n_token || (sa->flags ^ sb->flags) & PD_STATE_FINAL) {
+      same = false;
+      break;
+    }
+    const pd_pda_edge *ea = k->edges + sa->edges, *eb = k->edges + sb->edges;
+    for (uint32_t i = 0; same && i < sa->n_byte + sa->n_call + sa->n_token; i++) {
+      const pd_pda_edge *p = ea + i, *q = eb + i;
+      if (p->kind == PD_EDGE_CALL) {
+        const pd_pda_rule *rp = &k->rules[p->arg], *rq = &k->rules[q->arg];
+        same = q->kind == PD_EDGE_CALL && rp->flags == rq->flags &&
+               pd__unite(k, rp->start, rq->start);
+      } else {
+        same = p->kind == q->kind && p->lo == q->lo && p->hi == q->hi && p->neg == q->neg &&
+               (p->kind != PD_EDGE_TOKEN || p->arg == q->arg);
+      }
+      same = same && pd__unite(k, p->to, q->to);
+    }
+  }
+  for (size_t i = 0; i < k->touched.len; i++) k->uf[k->touched.data[i]] = 0;
+  return same;
+}
+
+#define PD__PAIR_MEMO 16  /* distinct target pairs remembered by one donor's comparison */
+#define PD__PAIR_BUDGET 4096u
+
+/* The first bytes b on which s (its targets: to) and donor d lead to states
+ * of the same language, or that begin no token: bit b of same[]. Across
+ * rules the lookahead must be the same too, since it judges the ends of the
+ * seed's rule (a donor with less would reject tokens s leaves to the walk). */
+static void pd__same_targets(pd_classifier *k, uint32_t s, uint32_t d, const uint32_t *to,
+                             uint32_t *same) {
+  uint32_t memo[PD__PAIR_MEMO][3], n_memo = 0;
+  bool follow_same = !memcmp(k->follow + 8 * (size_t)k->states[s].rule,
+                             k->follow + 8 * (size_t)k->states[d].rule, 8 * sizeof *k->follow);
+  memset(same, 0, 8 * sizeof *same);
+  for (int b = 0; b < 256; b++) {
+    uint32_t x = to[b], y = pd__step(k, d, (uint8_t)b);
+    bool eq = x == y || k->first[b] == k->first[b + 1]; /* no token begins with b */
+    if (!eq && follow_same && x != UINT32_MAX && y != UINT32_MAX) {
+      uint32_t m = 0;
+      while (m < n_memo && (memo[m][0] != x || memo[m][1] != y)) m++;
+      if (m < n_memo) {
+        eq = memo[m][2];
+      } else {
+        eq = pd__same_language(k, x, y);
+        if (n_memo < PD__PAIR_MEMO)
+          memo[n_memo][0] = x, memo[n_memo][1] = y, memo[n_memo++][2] = eq;
+      }
+    }
+    if (eq) same[b / 32] |= 1u << (b % 32);
+  }
+}
+
 /* Picks, among the donors, the one whose class covers the most of s: tokens
- * whose first byte takes s and the donor to the same state classify alike
- * (row 0 is the seed alone, so after one byte only that state and the rule's
- * lookahead matter). Fills k->ranges with the first bytes left to walk and
- * returns the donor's index, or -1 when walking everything is as cheap. */
+ * whose first byte takes s and the donor to states of the same language
+ * classify alike (row 0 is the seed alone, so after one byte only that state
+ * and the rule's lookahead matter). Fills k->ranges with the first bytes left
+ * to walk and returns the donor's index, or -1 when walking everything is as
+ * cheap. */
 static int pd__pick_donor(pd_classifier *k, uint32_t s, const uint32_t *donors, size_t n,
                           size_t *n_ranges) {
   uint64_t full = 0, best_cost = UINT64_MAX;
   int best = -1;
-  uint32_t to[256];
+  uint32_t to[256], same[8], best_same[8];
   for (int b = 0; b < 256; b++) {
     to[b] = pd__step(k, s, (uint8_t)b);
     if (to[b] != UINT32_MAX) full += k->first[b + 1] - k->first[b];
   }
+  k->budget = PD__PAIR_BUDGET;
   for (size_t d = 0; d < n; d++) {
     uint64_t cost = 0;
-    for (int b = 0; b < 256 && cost < best_cost; b++)
-      if (to[b] != pd__step(k, donors[d], (uint8_t)b)) cost += k->first[b + 1] - k->first[b] + 1;
-    if (cost < best_cost) best_cost = cost, best = (int)d;
+    pd__same_targets(k, s, donors[d], to, same);
+    for (int b = 0; b < 256; b++)
+      if (!(same[b / 32] >> (b % 32) & 1)) cost += k->first[b + 1] - k->first[b] + 1;
+    if (cost < best_cost) {
+      best_cost = cost, best = (int)d;
+      memcpy(best_same, same, sizeof same);
+    }
   }
   if (best < 0 || best_cost * 4 > full * 3) return -1; /* under a quarter saved */
   *n_ranges = 0;
   for (int b = 0; b < 256; b++) {
-    if (to[b] == pd__step(k, donors[best], (uint8_t)b) || k->first[b] == k->first[b + 1])
-      continue;
+    if ((best_same[b / 32] >> (b % 32) & 1) || k->first[b] == k->first[b + 1]) continue;
     uint32_t *r = k->ranges;
     if (*n_ranges && r[2 * *n_ranges - 1] == k->first[b])
       r[2 * *n_ranges - 1] = k->first[b + 1]; /* adjacent: one range */
@@ -438,7 +538,15 @@ uint32_t pd_classifier_heir(pd_classifier *k, uint32_t s) {
       if (to[c] == to[b]) n += k->first[c + 1] - k->first[c];
     if (n > best_n) best_n = n, best = to[b];
   }
-  return best_n * 2 > full ? best : UINT32_MAX;
+  if (best_n * 2 <= full) return UINT32_MAX;
+  /* a state that only calls the rest of the key (pd__same_language): that
+   * rule's start is the donor, it has the byte edges */
+  const pd_pda_state *h = &k->states[best];
+  if (!h->n_byte && h->n_call == 1 && !h->n_token) {
+    uint32_t y = k->rules[k->edges[h->edges].arg].start;
+    return y != s && k->states[y].n_byte ? y : UINT32_MAX;
+  }
+  return h->n_byte ? best : UINT32_MAX;
 }
 
 pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors,

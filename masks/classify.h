@@ -33,16 +33,19 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
 void pd_classifier_free(pd_classifier *k);
 /* Classifies state s into *out (owned by the caller). PD_ERR_LIMIT when a row
  * grows past max_items: the state is then left to the run-time walk.
- * donors[0..n_donors) are states of s's rule already classified (dcls[i]):
- * the tokens whose first byte takes s and a donor to the same state classify
- * alike, so the run walks only the other first bytes of the best donor (the
- * states of a key-complement trie differ in a few bytes, each walk covered
- * nearly the whole vocabulary). */
+ * donors[0..n_donors) are states already classified (dcls[i]): the tokens
+ * whose first byte takes s and a donor to states of the same language (the
+ * same state, or a bisimilar one in another rule with the same lookahead)
+ * classify alike, so the run walks only the other first bytes of the best
+ * donor (the states of a key-complement trie differ in a few bytes, each walk
+ * covered nearly the whole vocabulary). */
 /* The state most first bytes of s lead to, when s's walk is broad and that
- * state takes more than half of it; else UINT32_MAX. Classified first, it is
- * the donor of s: inside a key-complement trie it is the rest of the string,
- * whose local language names no property, so its class is in the cache from
- * other schemas. */
+ * state takes more than half of it; when that state only calls a rule, the
+ * rule's start instead; else UINT32_MAX. Classified first, it is the donor of
+ * s: inside a key-complement trie it is the rest of the string, whose local
+ * language names no property, so its class is in the cache from other
+ * schemas; in a key with patterns (a rule per automaton state, each calling
+ * the next) it is the start of the rest of the key. */
 uint32_t pd_classifier_heir(pd_classifier *k, uint32_t s);
 pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors,
                             const pd_mask_class *const *dcls, size_t n_donors,
