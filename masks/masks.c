@@ -55,9 +55,9 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
     size_t n_donors = 0;
     uint32_t y = depth < PD__HEIR_DEPTH ? pd_classifier_heir(mk->k, s) : UINT32_MAX;
     if (y != UINT32_MAX && !mk->cls[y]) { /* the heir first (it reuses the key's buffer) */
-      if ((st = pd__class_of(mk, y, depth + 1, err)) ||
-          (st = pd_statekey_get(mk->sk, s, &key, &n, &h, err)))
-        return st;
+      if ((st = pd__class_of(mk, y, depth + 1, err))) return st;
+      if (mk->cls[s]) return PD_OK; /* s was an heir in that chain: classified there */
+      if ((st = pd_statekey_get(mk->sk, s, &key, &n, &h, err))) return st;
     }
     if (y != UINT32_MAX && mk->cls[y] != &pd__walk_class)
       donors[n_donors] = y, dcls[n_donors++] = mk->cls[y];

@@ -62,6 +62,9 @@ static const char *const pdt__grammars[] = {
      * byte) only where the two rules have the same lookahead: "a-!)" ends r
      * before ")", which may follow r but not c */
     "root ::= r \")\" | \"[\" c \"]\"\nr ::= [a-z] c \"!\"\nc ::= [a-z] c \"!\" | \"-\"",
+    /* heirs in a cycle: root's start, its first byte's state, and that
+     * state's heir, root's start again (classified once, found by fuzz_mask) */
+    "root ::= [^] [^ x] root | \"x\"",
 };
 
 static void pdt__check_as(pd_vocab *v, const char *gbnf, bool schema, size_t walks, size_t steps,
