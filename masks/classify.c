@@ -49,9 +49,10 @@ struct pd_classifier {
   /* call-free states (their automaton from them calls no rule) as a dense
    * DFA: 256 entries a row, (target's row + 1) << 1 | target final, 0 = none;
    * a state gets its row with every state it reaches, so the trie walk of
-   * pd__walk_dfa makes one load a byte */
+   * pd__walk_dfa makes one load a byte (16-bit entries: the walk waits on
+   * that load, and half the bytes keep twice the rows in cache) */
   uint32_t *dfa_row;         /* [n_states] row + 1, 0 = none */
-  PD_ARRAY(uint32_t) dfa;
+  PD_ARRAY(uint16_t) dfa;
   /* pd__same_language: union-find over states (parent + 1, 0 = a root), the
    * roots it changed, the pairs left to compare, and the pair steps left to
    * the donor pick of one run */
@@ -65,7 +66,8 @@ struct pd_classifier {
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
-#define PD__DFA_ROWS 4096u   /* dense DFA rows kept (4 MB); seeds past it take the Earley walk */
+#define PD__DFA_ROWS 4096u   /* dense DFA rows kept (2 MB); seeds past it take the Earley walk */
+_Static_assert(((PD__DFA_ROWS + 1) << 1 | 1) <= UINT16_MAX, "a DFA entry is 16 bits");
 
 pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vocab *v,
                             const pd_mask_cache *c, const pd_allocator *a, pd_classifier **out,
@@ -321,11 +323,12 @@ static bool pd__dfa_rows(pd_classifier *k) {
   for (size_t q = 0; q < k->queue.len; q++) {
     uint32_t s = k->queue.data[q], r = k->dfa_row[s] - 1;
     if ((size_t)r * 256 < k->dfa.len) continue; /* had its row */
-    uint32_t *row = k->dfa.data + (size_t)r * 256;
+    uint16_t *row = k->dfa.data + (size_t)r * 256;
     memset(row, 0, 256 * sizeof *row);
     const pd_pda_edge *e = k->edges + k->states[s].edges;
     for (uint32_t i = 0; i < k->states[s].n_byte; i++) {
-      uint32_t x = k->dfa_row[e[i].to] << 1 | (k->states[e[i].to].flags & PD_STATE_FINAL ? 1 : 0);
+      uint16_t x = (uint16_t)(k->dfa_row[e[i].to] << 1 |
+                              (k->states[e[i].to].flags & PD_STATE_FINAL ? 1 : 0));
       for (uint32_t c = e[i].lo; c <= e[i].hi; c++) row[c] = x;
     }
   }
@@ -339,7 +342,7 @@ static bool pd__dfa_rows(pd_classifier *k) {
 static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *ranges,
                               size_t n_ranges, pd_error *err) {
   const pd_trie *t = &k->c->trie;
-  const uint32_t *dfa = k->dfa.data;
+  const uint16_t *dfa = k->dfa.data;
   size_t cap = (size_t)t->max_len + 1;
   uint32_t *st = pd__malloc(k->a, cap * sizeof *st);
   uint8_t *fl = pd__malloc(k->a, cap);
