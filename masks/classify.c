@@ -60,12 +60,21 @@ struct pd_classifier {
   PD_ARRAY(uint32_t) touched;
   PD_ARRAY(uint32_t) pairs;
   uint32_t budget;
+  /* pd__agree_depth: the row pairs of a depth and the next, pairs seen
+   * (stamped), and the pairs left to the donor pick of one run */
+  PD_ARRAY(uint32_t) level;
+  uint64_t *seen;
+  uint32_t *seen_gen, sgen, n_seen, abudget;
   uint32_t first[257];       /* trie positions by first byte (pd__first_bytes) */
   bool have_first;
   uint32_t ranges[512];      /* the trie ranges a run walks: at most one per byte */
+  uint32_t keep[256];        /* per range: its tokens of at most keep[j] bytes keep the
+                                donor's class (0: the whole range is walked) */
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
+#define PD__SEEN 4096u       /* pairs one pd__agree_depth may see, a power of two */
+#define PD__AGREE_BUDGET 1024u /* row pairs compared by one donor pick */
 #define PD__DFA_ROWS 4096u   /* dense DFA rows kept (2 MB); seeds past it take the Earley walk */
 _Static_assert(((PD__DFA_ROWS + 1) << 1 | 1) <= UINT16_MAX, "a DFA entry is 16 bits");
 
@@ -86,8 +95,10 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->row_of = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->row_of);
   k->dfa_row = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->dfa_row);
   k->uf = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->uf);
+  k->seen = pd__malloc(a, PD__SEEN * sizeof *k->seen);
+  k->seen_gen = pd__calloc(a, PD__SEEN, sizeof *k->seen_gen);
   if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->dfa_row ||
-      !k->uf) {
+      !k->uf || !k->seen || !k->seen_gen) {
     pd_classifier_free(k);
     return pd__nomem(err);
   }
@@ -114,6 +125,9 @@ void pd_classifier_free(pd_classifier *k) {
   pd__free(a, k->uf);
   pd_array_free(a, &k->touched);
   pd_array_free(a, &k->pairs);
+  pd_array_free(a, &k->level);
+  pd__free(a, k->seen);
+  pd__free(a, k->seen_gen);
   pd__free(a, k);
 }
 
@@ -336,6 +350,25 @@ static bool pd__dfa_rows(pd_classifier *k) {
   return true;
 }
 
+/* The list of long tokens (trie.h) a range keeping tokens of up to keep
+ * bytes walks: the longest threshold at most keep (keep >= PD_TRIE_LONG_MIN). */
+static int pd__long_list(uint32_t keep) {
+  int l = 0;
+  while (l + 1 < PD_TRIE_LONG && PD_TRIE_LONG_MIN << (l + 1) <= keep) l++;
+  return l;
+}
+
+/* The first index of a[0..n) (ascending) whose value is >= v. */
+static uint32_t pd__lower_bound(const uint32_t *a, uint32_t n, uint32_t v) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /* The trie walk of pd__walk for a seed with a dense DFA row (its automaton
  * calls nothing from it): the row and the rule-end flags per depth on two
  * stacks, no Earley rows. */
@@ -354,11 +387,27 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
   st[0] = k->dfa_row[s] - 1, fl[0] = 0; /* row 0: the seed alone (see pd_classifier_run) */
   uint32_t depth = 0;
   for (size_t j = 0; j < n_ranges; j++) {
-    uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1];
-    while (i < hi) {
+    uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1], keep = k->keep[j];
+    /* with keep: only the tokens longer than keep, from a list of long ones */
+    const uint32_t *at = NULL, *gap = NULL;
+    uint32_t x = 0, n_long = 0, lcp = 0;
+    if (keep) {
+      int l = pd__long_list(keep);
+      at = t->long_at[l], gap = t->long_lcp[l], n_long = t->n_long[l];
+      x = pd__lower_bound(at, n_long, i);
+    }
+    while (keep ? x < n_long && at[x] < hi : i < hi) {
+      if (keep) { /* the next long token; lcp: what it shares with the last one walked */
+        lcp = gap[x] < lcp ? gap[x] : lcp;
+        i = at[x++];
+        if (t->at[i + 1] - t->at[i] <= keep) continue;
+      } else {
+        lcp = t->lcp[i];
+      }
       uint32_t len;
       const uint8_t *b = pd_trie_bytes(t, i, &len);
-      if (t->lcp[i] < depth) depth = t->lcp[i];
+      if (lcp < depth) depth = lcp;
+      lcp = UINT32_MAX;
       for (; depth < len; depth++) {
         uint8_t c = b[depth];
         uint32_t x = dfa[(size_t)st[depth] * 256 + c];
@@ -373,11 +422,14 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
         i++;
         continue;
       }
+      /* the tokens sharing the dead prefix die with it, the kept ones too:
+       * alike from the donor, so setting their bits changes nothing */
       uint8_t c = b[depth];
       uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
       if ((fl[depth] & PD__LIVE_END) ||
           ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1)))
-        for (; i < next; i++) pd_bit_set(k->cd, i);
+        for (uint32_t q = i; q < next; q++) pd_bit_set(k->cd, q);
+      for (; keep && x < n_long && at[x] < next; x++) lcp = gap[x] < lcp ? gap[x] : lcp;
       i = next;
     }
     depth = 0;
@@ -456,72 +508,156 @@ static bool pd__same_language(pd_classifier *k, uint32_t x, uint32_t y) {
   return same;
 }
 
+/* Marks pair (x, y) seen in this pd__agree_depth; *fresh when it was not.
+ * False when the table is half full (the search then stops short). */
+static bool pd__seen_add(pd_classifier *k, uint32_t x, uint32_t y, bool *fresh) {
+  uint64_t key = (uint64_t)x << 32 | y;
+  uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15u) >> 40) & (PD__SEEN - 1);
+  for (; k->seen_gen[i] == k->sgen; i = (i + 1) & (PD__SEEN - 1))
+    if (k->seen[i] == key) return !(*fresh = false);
+  if (2 * ++k->n_seen > PD__SEEN) return false;
+  k->seen_gen[i] = k->sgen, k->seen[i] = key, *fresh = true;
+  return true;
+}
+
+/* How many bytes past states x and y (both with dense DFA rows) their
+ * automata agree: the largest K such that every string of at most K bytes is
+ * defined from both or from neither, and every string of fewer bytes ends in
+ * states alike final (UINT32_MAX: past the longest token). A token whose first
+ * byte takes the seed to x and a donor of the same lookahead to y, with at
+ * most K bytes after it, classifies alike: its death and the rule's ends
+ * before its last byte are all the walk judges it by. Level by level over
+ * pairs of rows; a pair seen at a smaller depth is not searched again (its
+ * differences lie deeper), and a search out of budget stops short, at a
+ * smaller K, which is always sound. */
+static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y) {
+  const uint16_t *dfa = k->dfa.data;
+  if ((k->states[x].flags ^ k->states[y].flags) & PD_STATE_FINAL) return 0;
+  if (++k->sgen == 0) {
+    memset(k->seen_gen, 0, PD__SEEN * sizeof *k->seen_gen);
+    k->sgen = 1;
+  }
+  k->n_seen = 0;
+  k->level.len = 0;
+  bool fresh;
+  if (!pd__seen_add(k, k->dfa_row[x] - 1, k->dfa_row[y] - 1, &fresh) ||
+      !pd_array_push(k->a, &k->level, k->dfa_row[x] - 1) ||
+      !pd_array_push(k->a, &k->level, k->dfa_row[y] - 1))
+    return 0;
+  for (uint32_t depth = 0, from = 0; depth < k->c->trie.max_len; depth++) {
+    uint32_t to = (uint32_t)k->level.len;
+    bool final_differs = false;
+    if (from == to) return UINT32_MAX; /* every pair met in one row */
+    for (uint32_t q = from; q < to; q += 2) {
+      if (!k->abudget) return depth;
+      k->abudget--;
+      const uint16_t *rx = dfa + (size_t)k->level.data[q] * 256;
+      const uint16_t *ry = dfa + (size_t)k->level.data[q + 1] * 256;
+      uint32_t last = UINT32_MAX;
+      for (int c = 0; c < 256; c++) {
+        uint32_t ex = rx[c], ey = ry[c];
+        if (!ex != !ey) return depth;
+        if (!ex) continue;
+        final_differs |= (ex ^ ey) & 1;
+        uint32_t nx = (ex >> 1) - 1, ny = (ey >> 1) - 1;
+        if (nx == ny || (ex << 16 | ey) == last) continue;
+        last = ex << 16 | ey;
+        if (!pd__seen_add(k, nx, ny, &fresh)) return depth;
+        if (fresh && (!pd_array_push(k->a, &k->level, nx) || !pd_array_push(k->a, &k->level, ny)))
+          return depth;
+      }
+    }
+    if (final_differs) return depth + 1;
+    from = to;
+  }
+  return UINT32_MAX;
+}
+
 #define PD__PAIR_MEMO 16  /* distinct target pairs remembered by one donor's comparison */
 #define PD__PAIR_BUDGET 4096u
 
-/* The first bytes b on which s (its targets: to) and donor d lead to states
- * of the same language, or that begin no token: bit b of same[]. Across
- * rules the lookahead must be the same too, since it judges the ends of the
- * seed's rule (a donor with less would reject tokens s leaves to the walk). */
+/* For each first byte b, the tokens that classify from s (its targets: to)
+ * as from donor d: keep[b] = UINT32_MAX when all do (no token begins with b,
+ * or b leads both to states of the same language), else the length up to
+ * which they do (pd__agree_depth; only when both targets have dense DFA rows
+ * and the seed walks its DFA, dfa), 0 for none. Across rules the lookahead
+ * must be the same too, since it judges the ends of the seed's rule (a donor
+ * with less would reject tokens s leaves to the walk). */
 static void pd__same_targets(pd_classifier *k, uint32_t s, uint32_t d, const uint32_t *to,
-                             uint32_t *same) {
+                             bool dfa, uint32_t *keep) {
   uint32_t memo[PD__PAIR_MEMO][3], n_memo = 0;
   bool follow_same = !memcmp(k->follow + 8 * (size_t)k->states[s].rule,
                              k->follow + 8 * (size_t)k->states[d].rule, 8 * sizeof *k->follow);
-  memset(same, 0, 8 * sizeof *same);
   for (int b = 0; b < 256; b++) {
     uint32_t x = to[b], y = pd__step(k, d, (uint8_t)b);
-    bool eq = x == y || k->first[b] == k->first[b + 1]; /* no token begins with b */
-    if (!eq && follow_same && x != UINT32_MAX && y != UINT32_MAX) {
-      uint32_t m = 0;
-      while (m < n_memo && (memo[m][0] != x || memo[m][1] != y)) m++;
-      if (m < n_memo) {
-        eq = memo[m][2];
-      } else {
-        eq = pd__same_language(k, x, y);
-        if (n_memo < PD__PAIR_MEMO)
-          memo[n_memo][0] = x, memo[n_memo][1] = y, memo[n_memo++][2] = eq;
-      }
+    keep[b] = x == y || k->first[b] == k->first[b + 1] ? UINT32_MAX : 0;
+    if (keep[b] || !follow_same || x == UINT32_MAX || y == UINT32_MAX) continue;
+    uint32_t m = 0;
+    while (m < n_memo && (memo[m][0] != x || memo[m][1] != y)) m++;
+    if (m < n_memo) {
+      keep[b] = memo[m][2];
+      continue;
     }
-    if (eq) same[b / 32] |= 1u << (b % 32);
+    if (pd__same_language(k, x, y)) {
+      keep[b] = UINT32_MAX;
+    } else if (dfa && k->dfa_row[x] && k->dfa_row[y]) {
+      uint32_t depth = pd__agree_depth(k, x, y);
+      keep[b] = depth >= k->c->trie.max_len ? UINT32_MAX : depth + 1;
+      if (keep[b] < PD_TRIE_LONG_MIN) keep[b] = 0; /* most tokens: walk them all */
+    }
+    if (n_memo < PD__PAIR_MEMO)
+      memo[n_memo][0] = x, memo[n_memo][1] = y, memo[n_memo++][2] = keep[b];
   }
+}
+
+/* The tokens of first byte b a donor with keep[b] leaves to the walk. */
+static uint64_t pd__walked(const pd_classifier *k, int b, uint32_t keep) {
+  const pd_trie *t = &k->c->trie;
+  if (keep == UINT32_MAX) return 0;
+  if (!keep) return k->first[b + 1] - k->first[b];
+  int l = pd__long_list(keep);
+  return pd__lower_bound(t->long_at[l], t->n_long[l], k->first[b + 1]) -
+         pd__lower_bound(t->long_at[l], t->n_long[l], k->first[b]);
 }
 
 /* Picks, among the donors, the one whose class covers the most of s: tokens
  * whose first byte takes s and the donor to states of the same language
  * classify alike (row 0 is the seed alone, so after one byte only that state
- * and the rule's lookahead matter). Fills k->ranges with the first bytes left
- * to walk and returns the donor's index, or -1 when walking everything is as
- * cheap. */
+ * and the rule's lookahead matter), and with dense DFA rows (dfa) so do the
+ * tokens short enough for the two automata to agree on. Fills k->ranges and
+ * k->keep with what is left to walk and returns the donor's index, or -1 when
+ * walking everything is as cheap. */
 static int pd__pick_donor(pd_classifier *k, uint32_t s, const uint32_t *donors, size_t n,
-                          size_t *n_ranges) {
+                          bool dfa, size_t *n_ranges) {
   uint64_t full = 0, best_cost = UINT64_MAX;
   int best = -1;
-  uint32_t to[256], same[8], best_same[8];
+  uint32_t to[256], keep[256], best_keep[256];
   for (int b = 0; b < 256; b++) {
     to[b] = pd__step(k, s, (uint8_t)b);
     if (to[b] != UINT32_MAX) full += k->first[b + 1] - k->first[b];
   }
   k->budget = PD__PAIR_BUDGET;
+  k->abudget = PD__AGREE_BUDGET;
   for (size_t d = 0; d < n; d++) {
     uint64_t cost = 0;
-    pd__same_targets(k, s, donors[d], to, same);
-    for (int b = 0; b < 256; b++)
-      if (!(same[b / 32] >> (b % 32) & 1)) cost += k->first[b + 1] - k->first[b] + 1;
+    pd__same_targets(k, s, donors[d], to, dfa, keep);
+    for (int b = 0; b < 256; b++) cost += pd__walked(k, b, keep[b]) + (keep[b] != UINT32_MAX);
     if (cost < best_cost) {
       best_cost = cost, best = (int)d;
-      memcpy(best_same, same, sizeof same);
+      memcpy(best_keep, keep, sizeof keep);
     }
   }
   if (best < 0 || best_cost * 4 > full * 3) return -1; /* under a quarter saved */
   *n_ranges = 0;
   for (int b = 0; b < 256; b++) {
-    if ((best_same[b / 32] >> (b % 32) & 1) || k->first[b] == k->first[b + 1]) continue;
-    uint32_t *r = k->ranges;
-    if (*n_ranges && r[2 * *n_ranges - 1] == k->first[b])
-      r[2 * *n_ranges - 1] = k->first[b + 1]; /* adjacent: one range */
-    else
-      r[2 * *n_ranges] = k->first[b], r[2 * *n_ranges + 1] = k->first[b + 1], ++*n_ranges;
+    if (best_keep[b] == UINT32_MAX || k->first[b] == k->first[b + 1]) continue;
+    uint32_t *r = k->ranges, j = (uint32_t)*n_ranges;
+    if (j && r[2 * j - 1] == k->first[b] && k->keep[j - 1] == best_keep[b]) {
+      r[2 * j - 1] = k->first[b + 1]; /* adjacent, kept alike: one range */
+    } else {
+      r[2 * j] = k->first[b], r[2 * j + 1] = k->first[b + 1], k->keep[j] = best_keep[b];
+      ++*n_ranges;
+    }
   }
   return best;
 }
@@ -560,20 +696,29 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   const pd_trie *t = &k->c->trie;
   size_t w = k->c->u.n_words, n_ranges = 1;
   if (!k->have_first) pd__first_bytes(k);
-  int d = n_donors ? pd__pick_donor(k, s, donors, n_donors, &n_ranges) : -1;
+  bool dfa = k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k));
+  int d = n_donors ? pd__pick_donor(k, s, donors, n_donors, dfa, &n_ranges) : -1;
   if (d < 0) {
     memset(k->acc, 0, w * sizeof *k->acc);
     memset(k->cd, 0, k->c->pu.n_words * sizeof *k->cd);
-    k->ranges[0] = 0, k->ranges[1] = t->n, n_ranges = 1;
-  } else { /* the donor's class, less the first bytes walked again */
+    k->ranges[0] = 0, k->ranges[1] = t->n, k->keep[0] = 0, n_ranges = 1;
+  } else { /* the donor's class, less the tokens walked again */
     const pd_tokset *acc = &dcls[d]->accepted, *cd = &dcls[d]->cd;
     pd_tokset_union(&acc, 1, k->acc, &k->c->u);
     pd_tokset_union(&cd, 1, k->cd, &k->c->pu);
-    for (size_t j = 0; j < n_ranges; j++)
-      for (uint32_t i = k->ranges[2 * j]; i < k->ranges[2 * j + 1]; i++) {
-        pd_bit_clear(k->acc, t->order[i]);
-        pd_bit_clear(k->cd, i);
+    for (size_t j = 0; j < n_ranges; j++) {
+      uint32_t lo = k->ranges[2 * j], hi = k->ranges[2 * j + 1], keep = k->keep[j];
+      if (!keep) {
+        for (uint32_t i = lo; i < hi; i++)
+          pd_bit_clear(k->acc, t->order[i]), pd_bit_clear(k->cd, i);
+        continue;
       }
+      int l = pd__long_list(keep);
+      const uint32_t *at = t->long_at[l];
+      for (uint32_t x = pd__lower_bound(at, t->n_long[l], lo); x < t->n_long[l] && at[x] < hi; x++)
+        if (t->at[at[x] + 1] - t->at[at[x]] > keep)
+          pd_bit_clear(k->acc, t->order[at[x]]), pd_bit_clear(k->cd, at[x]);
+    }
   }
   k->items.len = k->rows.len = k->ends.len = 0;
   k->over = false;
@@ -582,7 +727,6 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
     return pd__nomem(err);
-  bool dfa = k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k));
   pd_status st = dfa ? pd__walk_dfa(k, s, k->ranges, n_ranges, err)
                      : pd__walk(k, k->ranges, n_ranges, err);
   if (st != PD_OK) return st;

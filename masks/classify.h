@@ -38,7 +38,10 @@ void pd_classifier_free(pd_classifier *k);
  * same state, or a bisimilar one in another rule with the same lookahead)
  * classify alike, so the run walks only the other first bytes of the best
  * donor (the states of a key-complement trie differ in a few bytes, each walk
- * covered nearly the whole vocabulary). */
+ * covered nearly the whole vocabulary). Where both targets are states of
+ * dense DFAs that agree for K bytes (the positions of a bounded string, a
+ * room of K apart), the tokens of at most K + 1 bytes classify alike too, and
+ * only the longer ones are walked (trie.h keeps lists of them). */
 /* The state most first bytes of s lead to, when s's walk is broad and that
  * state takes more than half of it; when that state only calls a rule, the
  * rule's start instead; else UINT32_MAX. Classified first, it is the donor of

@@ -89,6 +89,24 @@ pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd
   }
   pd__fill_skip(t, toks);
   pd__free(a, toks);
+  for (int j = 0; j < PD_TRIE_LONG; j++) {
+    uint32_t min = PD_TRIE_LONG_MIN << j, m = 0, gap = 0;
+    for (uint32_t i = 0; i < n; i++) m += t->at[i + 1] - t->at[i] > min;
+    t->long_at[j] = pd__malloc(a, (m ? m : 1) * sizeof *t->long_at[j]);
+    t->long_lcp[j] = pd__malloc(a, (m ? m : 1) * sizeof *t->long_lcp[j]);
+    if (!t->long_at[j] || !t->long_lcp[j]) {
+      pd_trie_free(t, a);
+      return pd__nomem(err);
+    }
+    for (uint32_t i = 0; i < n; i++) { /* gap: the least lcp[] since the last long one */
+      if (i && t->lcp[i] < gap) gap = t->lcp[i];
+      if (t->at[i + 1] - t->at[i] <= min) continue;
+      uint32_t x = t->n_long[j]++;
+      t->long_at[j][x] = i;
+      t->long_lcp[j][x] = x ? gap : 0;
+      gap = UINT32_MAX;
+    }
+  }
   return PD_OK;
 }
 
@@ -98,6 +116,10 @@ void pd_trie_free(pd_trie *t, const pd_allocator *a) {
   pd__free(a, t->skip);
   pd__free(a, t->skip1);
   pd__free(a, t->skip2);
+  for (int j = 0; j < PD_TRIE_LONG; j++) {
+    pd__free(a, t->long_at[j]);
+    pd__free(a, t->long_lcp[j]);
+  }
   pd__free(a, t->at);
   pd__free(a, t->bytes);
   memset(t, 0, sizeof *t);

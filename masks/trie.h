@@ -17,6 +17,9 @@
 
 #include "pushdown.h"
 
+#define PD_TRIE_LONG 3       /* lists of long tokens: over 8, 16 and 32 bytes */
+#define PD_TRIE_LONG_MIN 8u
+
 typedef struct pd_trie {
   uint32_t n;        /* tokens in the walk */
   uint32_t max_len;  /* longest token, bytes */
@@ -28,6 +31,11 @@ typedef struct pd_trie {
   uint8_t *bytes;    /* the tokens' bytes in walk order: a walk reads them in
                         sequence instead of hopping through the vocabulary */
   uint32_t *at;      /* [n + 1] token order[i] is bytes[at[i] .. at[i + 1]) */
+  /* the tokens longer than PD_TRIE_LONG_MIN << j bytes, in walk order: a walk
+   * that needs only those (a class copied from a donor for the shorter ones,
+   * classify.c) scans long[j] instead of order[]; long_lcp[j][x] is what
+   * long[j][x] shares with long[j][x - 1] (the least lcp[] between them) */
+  uint32_t *long_at[PD_TRIE_LONG], *long_lcp[PD_TRIE_LONG], n_long[PD_TRIE_LONG];
 } pd_trie;
 
 static inline const uint8_t *pd_trie_bytes(const pd_trie *t, uint32_t i, uint32_t *len) {
