@@ -20,9 +20,12 @@ static const char *const pd__pieces[] = {
     "a", "b", "ab", "ba", "(", ")", "()", "(a", "a)", "))", "x", "xy", "1", "12", "+", "+1",
     " ", "  ", " a", "\"", "\",", "a\"", ",", ":", "\":", "{", "}", "[", "]", "\xc3", "\xa9",
     "\xc3\xa9", "\xe2\x82", "\xac", "\xe2\x82\xac", "\n", "-", "ab", "", "<eos>", "<sp>", "hole",
-    "true", "tr", "0", "e", "\\", "\\\"", "aaaa", "ab(", ")a"};
+    "true", "tr", "0", "e", "\\", "\\\"", "aaaa", "ab(", ")a",
+    /* long enough for classes shared with a donor up to a length (classify.c) */
+    "aaaaaaaaaa", "ab ab ab ab ab", "xyxyxyxyxyxyxyxyxy\"", "12121212121212121212,1",
+    "\"a\",\"b\",\"a\"", "                ", "abababababababababababababab)"};
 #define PD_N (sizeof pd__pieces / sizeof pd__pieces[0])
-#define PD_WORDS 3 /* width 70 > 51 ids */
+#define PD_WORDS 3 /* width 70 > 58 ids */
 
 static pd_vocab *pd__vocab(void) {
   const uint8_t *b[PD_N];

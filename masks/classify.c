@@ -60,7 +60,7 @@ struct pd_classifier {
   PD_ARRAY(uint32_t) touched;
   PD_ARRAY(uint32_t) pairs;
   uint32_t budget;
-  /* pd__agree_depth: the row pairs of a depth and the next, pairs seen
+  /* pd__agree_depth: the state pairs of a depth and the next, pairs seen
    * (stamped), and the pairs left to the donor pick of one run */
   PD_ARRAY(uint32_t) level;
   uint64_t *seen;
@@ -74,7 +74,7 @@ struct pd_classifier {
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
 #define PD__SEEN 4096u       /* pairs one pd__agree_depth may see, a power of two */
-#define PD__AGREE_BUDGET 1024u /* row pairs compared by one donor pick */
+#define PD__AGREE_BUDGET 1024u /* state pairs compared by one donor pick */
 #define PD__DFA_ROWS 4096u   /* dense DFA rows kept (2 MB); seeds past it take the Earley walk */
 _Static_assert(((PD__DFA_ROWS + 1) << 1 | 1) <= UINT16_MAX, "a DFA entry is 16 bits");
 
@@ -520,18 +520,18 @@ static bool pd__seen_add(pd_classifier *k, uint32_t x, uint32_t y, bool *fresh) 
   return true;
 }
 
-/* How many bytes past states x and y (both with dense DFA rows) their
- * automata agree: the largest K such that every string of at most K bytes is
- * defined from both or from neither, and every string of fewer bytes ends in
- * states alike final (UINT32_MAX: past the longest token). A token whose first
- * byte takes the seed to x and a donor of the same lookahead to y, with at
- * most K bytes after it, classifies alike: its death and the rule's ends
- * before its last byte are all the walk judges it by. Level by level over
- * pairs of rows; a pair seen at a smaller depth is not searched again (its
- * differences lie deeper), and a search out of budget stops short, at a
- * smaller K, which is always sound. */
+/* How many bytes past states x and y their automata agree: the largest K
+ * such that every string of at most K bytes is defined from both or from
+ * neither, and every string of fewer bytes ends in states alike final
+ * (UINT32_MAX: past the longest token). Both must be call-free (dense DFA
+ * rows), so byte edges are all there is. A token whose first byte takes the
+ * seed to x and a donor of the same lookahead to y, with at most K bytes after
+ * it, classifies alike: its death and the rule's ends before its last byte
+ * are all the walk judges it by. Level by level over pairs of states, each
+ * pair's byte ranges merged (a JSON character is a dozen ranges); a pair seen
+ * at a smaller depth is not searched again (its differences lie deeper), and a
+ * search out of budget stops short, at a smaller K, which is always sound. */
 static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y) {
-  const uint16_t *dfa = k->dfa.data;
   if ((k->states[x].flags ^ k->states[y].flags) & PD_STATE_FINAL) return 0;
   if (++k->sgen == 0) {
     memset(k->seen_gen, 0, PD__SEEN * sizeof *k->seen_gen);
@@ -540,31 +540,40 @@ static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y) {
   k->n_seen = 0;
   k->level.len = 0;
   bool fresh;
-  if (!pd__seen_add(k, k->dfa_row[x] - 1, k->dfa_row[y] - 1, &fresh) ||
-      !pd_array_push(k->a, &k->level, k->dfa_row[x] - 1) ||
-      !pd_array_push(k->a, &k->level, k->dfa_row[y] - 1))
+  if (!pd__seen_add(k, x, y, &fresh) || !pd_array_push(k->a, &k->level, x) ||
+      !pd_array_push(k->a, &k->level, y))
     return 0;
   for (uint32_t depth = 0, from = 0; depth < k->c->trie.max_len; depth++) {
     uint32_t to = (uint32_t)k->level.len;
     bool final_differs = false;
-    if (from == to) return UINT32_MAX; /* every pair met in one row */
+    if (from == to) return UINT32_MAX; /* every pair met in one state */
     for (uint32_t q = from; q < to; q += 2) {
       if (!k->abudget) return depth;
       k->abudget--;
-      const uint16_t *rx = dfa + (size_t)k->level.data[q] * 256;
-      const uint16_t *ry = dfa + (size_t)k->level.data[q + 1] * 256;
-      uint32_t last = UINT32_MAX;
-      for (int c = 0; c < 256; c++) {
-        uint32_t ex = rx[c], ey = ry[c];
-        if (!ex != !ey) return depth;
-        if (!ex) continue;
-        final_differs |= (ex ^ ey) & 1;
-        uint32_t nx = (ex >> 1) - 1, ny = (ey >> 1) - 1;
-        if (nx == ny || (ex << 16 | ey) == last) continue;
-        last = ex << 16 | ey;
-        if (!pd__seen_add(k, nx, ny, &fresh)) return depth;
-        if (fresh && (!pd_array_push(k->a, &k->level, nx) || !pd_array_push(k->a, &k->level, ny)))
-          return depth;
+      const pd_pda_state *sx = &k->states[k->level.data[q]], *sy = &k->states[k->level.data[q + 1]];
+      const pd_pda_edge *ex = k->edges + sx->edges, *ey = k->edges + sy->edges;
+      const pd_pda_edge *xe = ex + sx->n_byte, *ye = ey + sy->n_byte;
+      for (uint32_t c = 0; c < 256;) { /* c: the first byte not compared yet */
+        while (ex < xe && ex->hi < c) ex++;
+        while (ey < ye && ey->hi < c) ey++;
+        bool in_x = ex < xe && ex->lo <= c, in_y = ey < ye && ey->lo <= c;
+        if (in_x != in_y) return depth;
+        /* the bytes from c on that fall alike: up to the next edge boundary */
+        uint32_t end = 255;
+        if (in_x) {
+          end = ex->hi < ey->hi ? ex->hi : ey->hi;
+          final_differs |= (k->states[ex->to].flags ^ k->states[ey->to].flags) & PD_STATE_FINAL;
+          if (ex->to != ey->to) {
+            if (!pd__seen_add(k, ex->to, ey->to, &fresh)) return depth;
+            if (fresh && (!pd_array_push(k->a, &k->level, ex->to) ||
+                          !pd_array_push(k->a, &k->level, ey->to)))
+              return depth;
+          }
+        } else {
+          if (ex < xe) end = ex->lo - 1u;
+          if (ey < ye && ey->lo - 1u < end) end = ey->lo - 1u;
+        }
+        c = end + 1;
       }
     }
     if (final_differs) return depth + 1;
