@@ -707,10 +707,21 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   if (!k->have_first) pd__first_bytes(k);
   bool dfa = k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k));
   int d = n_donors ? pd__pick_donor(k, s, donors, n_donors, dfa, &n_ranges) : -1;
-  if (d < 0) {
+  if (d < 0) { /* the tokens of the first bytes s takes (the others die at once) */
     memset(k->acc, 0, w * sizeof *k->acc);
     memset(k->cd, 0, k->c->pu.n_words * sizeof *k->cd);
-    k->ranges[0] = 0, k->ranges[1] = t->n, k->keep[0] = 0, n_ranges = 1;
+    const pd_pda_edge *e = k->edges + k->states[s].edges;
+    n_ranges = 0;
+    for (uint32_t i = 0; i < k->states[s].n_byte; i++) {
+      uint32_t lo = k->first[e[i].lo], hi = k->first[e[i].hi + 1], j = (uint32_t)n_ranges;
+      if (lo == hi) continue;
+      if (j && k->ranges[2 * j - 1] == lo) {
+        k->ranges[2 * j - 1] = hi;
+      } else {
+        k->ranges[2 * j] = lo, k->ranges[2 * j + 1] = hi, k->keep[j] = 0;
+        n_ranges++;
+      }
+    }
   } else { /* the donor's class, less the tokens walked again */
     const pd_tokset *acc = &dcls[d]->accepted, *cd = &dcls[d]->cd;
     pd_tokset_union(&acc, 1, k->acc, &k->c->u);
