@@ -390,16 +390,16 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
     uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1], keep = k->keep[j];
     /* with keep: only the tokens longer than keep, from a list of long ones */
     const uint32_t *at = NULL, *gap = NULL;
-    uint32_t x = 0, n_long = 0, lcp = 0;
+    uint32_t li = 0, n_long = 0, lcp = 0;
     if (keep) {
       int l = pd__long_list(keep);
       at = t->long_at[l], gap = t->long_lcp[l], n_long = t->n_long[l];
-      x = pd__lower_bound(at, n_long, i);
+      li = pd__lower_bound(at, n_long, i);
     }
-    while (keep ? x < n_long && at[x] < hi : i < hi) {
+    while (keep ? li < n_long && at[li] < hi : i < hi) {
       if (keep) { /* the next long token; lcp: what it shares with the last one walked */
-        lcp = gap[x] < lcp ? gap[x] : lcp;
-        i = at[x++];
+        lcp = gap[li] < lcp ? gap[li] : lcp;
+        i = at[li++];
         if (t->at[i + 1] - t->at[i] <= keep) continue;
       } else {
         lcp = t->lcp[i];
@@ -429,7 +429,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
       if ((fl[depth] & PD__LIVE_END) ||
           ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1)))
         for (uint32_t q = i; q < next; q++) pd_bit_set(k->cd, q);
-      for (; keep && x < n_long && at[x] < next; x++) lcp = gap[x] < lcp ? gap[x] : lcp;
+      for (; keep && li < n_long && at[li] < next; li++) lcp = gap[li] < lcp ? gap[li] : lcp;
       i = next;
     }
     depth = 0;
@@ -485,11 +485,12 @@ static bool pd__same_language(pd_classifier *k, uint32_t x, uint32_t y) {
   while (same && k->pairs.len) {
     uint32_t b = k->pairs.data[--k->pairs.len], a = k->pairs.data[--k->pairs.len];
     const pd_pda_state *sa = &k->states[a], *sb = &k->states[b];
-    if (!k->budget-- || sa->n_byte != sb->n_byte || sa->n_call != sb->n_call ||
+    if (!k->budget || sa->n_byte != sb->n_byte || sa->n_call != sb->n_call ||
         sa->n_token != sb->n_token || (sa->flags ^ sb->flags) & PD_STATE_FINAL) {
       same = false;
       break;
     }
+    k->budget--;
     const pd_pda_edge *ea = k->edges + sa->edges, *eb = k->edges + sb->edges;
     for (uint32_t i = 0; same && i < sa->n_byte + sa->n_call + sa->n_token; i++) {
       const pd_pda_edge *p = ea + i, *q = eb + i;
@@ -550,7 +551,8 @@ static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y) {
     for (uint32_t q = from; q < to; q += 2) {
       if (!k->abudget) return depth;
       k->abudget--;
-      const pd_pda_state *sx = &k->states[k->level.data[q]], *sy = &k->states[k->level.data[q + 1]];
+      const pd_pda_state *sx = &k->states[k->level.data[q]];
+      const pd_pda_state *sy = &k->states[k->level.data[q + 1]];
       const pd_pda_edge *ex = k->edges + sx->edges, *ey = k->edges + sy->edges;
       const pd_pda_edge *xe = ex + sx->n_byte, *ye = ey + sy->n_byte;
       for (uint32_t c = 0; c < 256;) { /* c: the first byte not compared yet */
