@@ -261,6 +261,22 @@ static void test_fill_real(void **state) {
   assert_int_equal(d.differences, 0);
 }
 
+/* A vocabulary of the n strings, then an EOS token "<eos>". */
+static pd_vocab *pdt__strings_vocab(const char *const *strs, size_t n) {
+  const uint8_t **b = calloc(n + 1, sizeof *b);
+  size_t *lens = calloc(n + 1, sizeof *lens);
+  uint32_t *flags = calloc(n + 1, sizeof *flags);
+  assert_true(b && lens && flags);
+  for (size_t i = 0; i < n; i++) b[i] = (const uint8_t *)strs[i], lens[i] = strlen(strs[i]);
+  b[n] = (const uint8_t *)"<eos>", lens[n] = 5, flags[n] = PD_TOKEN_EOS | PD_TOKEN_SPECIAL;
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_from_list(b, lens, flags, n + 1, NULL, &v, NULL), PD_OK);
+  free(b);
+  free(lens);
+  free(flags);
+  return v;
+}
+
 /* A vocabulary of concatenated pieces (seeded): many tokens end with the same
  * rest after different prefixes, the case of the candidate walk's suffix memo
  * (masks/suffix.h), which may share a verdict only when the rows a rest starts
@@ -271,9 +287,6 @@ static pd_vocab *pdt__suffix_vocab(void) {
                                        "\"b\"", "cc", "dx", "dy", "d]", "\"]", "\"}"};
   enum { NP = sizeof pieces / sizeof *pieces, N = 1500 };
   static char text[N][32];
-  const uint8_t *b[N + 1];
-  size_t lens[N + 1];
-  uint32_t flags[N + 1] = {0};
   size_t n = 0;
   uint64_t rng = 7;
   static const char *const pre[] = {"a", "b", "ab", "\"", "\"a", "\"b", "[\""};
@@ -298,11 +311,9 @@ static pd_vocab *pdt__suffix_vocab(void) {
     for (size_t i = 0; i < n && !seen; i++) seen = !strcmp(text[i], t);
     if (!seen) n++;
   }
-  for (size_t i = 0; i < N; i++) b[i] = (const uint8_t *)text[i], lens[i] = strlen(text[i]);
-  b[N] = (const uint8_t *)"<eos>", lens[N] = 5, flags[N] = PD_TOKEN_EOS | PD_TOKEN_SPECIAL;
-  pd_vocab *v = NULL;
-  assert_int_equal(pd_vocab_from_list(b, lens, flags, N + 1, NULL, &v, NULL), PD_OK);
-  return v;
+  const char *strs[N];
+  for (size_t i = 0; i < N; i++) strs[i] = text[i];
+  return pdt__strings_vocab(strs, N);
 }
 
 /* Random walks where every mask is also made by the trie walk over all
@@ -421,9 +432,6 @@ static pd_vocab *pdt__long_vocab(void) {
   static const char *const pieces[] = {"a", "b", "c", " ", "\"", ",", "\xc3\xa9", "ab", "  "};
   enum { NP = sizeof pieces / sizeof *pieces, N = 2500 };
   static char text[N][64];
-  const uint8_t *b[N + 1];
-  size_t lens[N + 1];
-  uint32_t flags[N + 1] = {0};
   size_t n = 0;
   uint64_t rng = 5;
   for (size_t i = 0; i < NP; i++) snprintf(text[n++], sizeof text[0], "%s", pieces[i]);
@@ -448,11 +456,9 @@ static pd_vocab *pdt__long_vocab(void) {
     for (size_t i = 0; i < n && !seen; i++) seen = !strcmp(text[i], t);
     if (!seen) n++;
   }
-  for (size_t i = 0; i < N; i++) b[i] = (const uint8_t *)text[i], lens[i] = strlen(text[i]);
-  b[N] = (const uint8_t *)"<eos>", lens[N] = 5, flags[N] = PD_TOKEN_EOS | PD_TOKEN_SPECIAL;
-  pd_vocab *v = NULL;
-  assert_int_equal(pd_vocab_from_list(b, lens, flags, N + 1, NULL, &v, NULL), PD_OK);
-  return v;
+  const char *strs[N];
+  for (size_t i = 0; i < N; i++) strs[i] = text[i];
+  return pdt__strings_vocab(strs, N);
 }
 
 static void test_fill_long_tokens(void **state) {
