@@ -85,6 +85,7 @@ static pd_status pd__cache_new(pd_vocab *v, pd_mask_cache **out, pd_error *err) 
   c->pu = (pd_universe){c->positions, n_pos, c->trie.n};
   c->max_bytes = v->cache_bytes ? v->cache_bytes : PD_MASK_CACHE_MAX_BYTES;
   c->max_intern_bytes = PD_MASK_CACHE_MAX_INTERN_BYTES;
+  c->max_full_key = PD_MASK_CACHE_MAX_FULL_KEY;
   *out = c;
   return PD_OK;
 }

@@ -20,6 +20,7 @@
 /* interned keys have a bound of their own: they are small, and once classes
  * fill theirs, keys of new states still name callees by id (statekey.h) */
 #define PD_MASK_CACHE_MAX_INTERN_BYTES ((size_t)64 << 20)
+#define PD_MASK_CACHE_MAX_FULL_KEY 16384u /* see statekey.h */
 
 typedef struct pd_mask_entry pd_mask_entry;
 typedef struct pd_mask_snapshot pd_mask_snapshot;
@@ -41,6 +42,7 @@ typedef struct pd_mask_cache {
   size_t hits, misses;     /* classification lookups (for reports) */
   uint32_t n_ids;          /* interned keys (pd_mask_cache_intern) */
   size_t intern_bytes, max_intern_bytes; /* their memory, and its bound */
+  size_t max_full_key;     /* words of a key with every callee written out (statekey.h) */
   pd_mask_snapshot **snaps; /* open hash of whole-grammar snapshots; n_snaps slots */
   size_t n_snaps, n_snap_entries;
 } pd_mask_cache;

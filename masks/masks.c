@@ -48,7 +48,7 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
   if (st != PD_OK) return st;
   uint32_t rule = pd_pda_states(&mk->g->pda)[s].rule;
   uint32_t *recent = mk->donors + PD_MASKS_DONORS * rule;
-  if (!(out = pd_mask_cache_find(mk->cache, key, n, h))) {
+  if (!(out = n ? pd_mask_cache_find(mk->cache, key, n, h) : NULL)) { /* n = 0: no key */
     pd_mask_class cls;
     uint32_t donors[PD_MASKS_DONORS + 1];
     const pd_mask_class *dcls[PD_MASKS_DONORS + 1];
@@ -67,7 +67,8 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
     if (st == PD_ERR_LIMIT) {
       out = &pd__walk_class;
       st = PD_OK;
-    } else if (st == PD_OK && !(out = pd_mask_cache_put(mk->cache, va, key, n, h, &cls))) {
+    } else if (st == PD_OK &&
+               !(out = n ? pd_mask_cache_put(mk->cache, va, key, n, h, &cls) : NULL)) {
       /* the grammar keeps it, in its own allocator */
       st = pd_tokset_copy(&mk->owned[s].accepted, &cls.accepted, ga, err);
       if (st == PD_OK) st = pd_tokset_copy(&mk->owned[s].cd, &cls.cd, ga, err);

@@ -299,13 +299,16 @@ pd_status pd_statekey_get(pd_statekey *k, uint32_t s, const uint32_t **key, size
   uint32_t tag = by_id ? PD__KEY_STATE : PD__KEY_FULL;
   ok = pd__put(k, &tag, 1);
   pd__canon(k, s, &ok);
-  for (size_t q = 0; q < k->queue.len && ok; q++)
+  bool too_long = false;
+  for (size_t q = 0; q < k->queue.len && ok && !too_long; q++) {
     ok = pd__put_state(k, k->queue.data[q], !by_id, UINT32_MAX, by_id);
+    too_long = !by_id && k->key.len > k->c->max_full_key;
+  }
   ok = ok && pd__put(k, k->follow + 8 * (size_t)r, 8);
   pd__reset(k);
   if (!ok) return pd__nomem(err);
   *key = k->key.data;
-  *n = k->key.len;
-  *hash = pd_hash_words(k->key.data, k->key.len);
+  *n = too_long ? 0 : k->key.len;
+  *hash = too_long ? 0 : pd_hash_words(k->key.data, k->key.len);
   return PD_OK;
 }

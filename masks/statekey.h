@@ -13,7 +13,11 @@
  *
  * When the cache cannot intern a closure (past its bound, or out of memory)
  * the key falls back to serializing every reachable automaton; the first word
- * tells the forms apart.
+ * tells the forms apart. Past the cache's max_full_key words that form is given
+ * up and the state has no key (n = 0): it is classified for its grammar
+ * alone. A state of a large schema's top object would otherwise write the
+ * whole grammar out at every lookup (a 554 ms mask in JsonSchemaStore's
+ * clang-format once the closures had filled the cache).
  */
 #ifndef PD_MASKS_STATEKEY_H
 #define PD_MASKS_STATEKEY_H
@@ -27,7 +31,8 @@ typedef struct pd_statekey pd_statekey;
 pd_status pd_statekey_new(const pd_pda *p, const uint32_t *follow, pd_mask_cache *c,
                           const pd_allocator *a, pd_statekey **out, pd_error *err);
 void pd_statekey_free(pd_statekey *k);
-/* The key of state s (valid until the next call) and its hash. */
+/* The key of state s (valid until the next call) and its hash; *n = 0: none
+ * (see above). */
 pd_status pd_statekey_get(pd_statekey *k, uint32_t s, const uint32_t **key, size_t *n,
                           uint64_t *hash, pd_error *err);
 
