@@ -60,11 +60,11 @@ struct pd_classifier {
   PD_ARRAY(uint32_t) touched;
   PD_ARRAY(uint32_t) pairs;
   uint32_t budget;
-  /* pd__agree_depth: the state pairs of a depth and the next, pairs seen
-   * (stamped), and the pairs left to the donor pick of one run */
+  /* pd__agree_depth: the state pairs of a depth and the next (the pairs seen
+   * are a set of the dedup table above), and the pairs left to the donor
+   * pick of one run */
   PD_ARRAY(uint32_t) level;
-  uint64_t *seen;
-  uint32_t *seen_gen, sgen, n_seen, abudget;
+  uint32_t n_seen, abudget;
   uint32_t first[257];       /* trie positions by first byte (pd__first_bytes) */
   bool have_first;
   uint32_t ranges[512];      /* the trie ranges a run walks: at most one per byte */
@@ -73,7 +73,7 @@ struct pd_classifier {
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
-#define PD__SEEN 4096u       /* pairs one pd__agree_depth may see, a power of two */
+#define PD__SEEN (PD__SLOTS / 4) /* pairs one pd__agree_depth may see */
 #define PD__AGREE_BUDGET 1024u /* state pairs compared by one donor pick */
 #define PD__DFA_ROWS 4096u   /* dense DFA rows kept (2 MB); seeds past it take the Earley walk */
 _Static_assert(((PD__DFA_ROWS + 1) << 1 | 1) <= UINT16_MAX, "a DFA entry is 16 bits");
@@ -95,10 +95,8 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->row_of = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->row_of);
   k->dfa_row = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->dfa_row);
   k->uf = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->uf);
-  k->seen = pd__malloc(a, PD__SEEN * sizeof *k->seen);
-  k->seen_gen = pd__calloc(a, PD__SEEN, sizeof *k->seen_gen);
   if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->dfa_row ||
-      !k->uf || !k->seen || !k->seen_gen) {
+      !k->uf) {
     pd_classifier_free(k);
     return pd__nomem(err);
   }
@@ -126,29 +124,38 @@ void pd_classifier_free(pd_classifier *k) {
   pd_array_free(a, &k->touched);
   pd_array_free(a, &k->pairs);
   pd_array_free(a, &k->level);
-  pd__free(a, k->seen);
-  pd__free(a, k->seen_gen);
   pd__free(a, k);
 }
 
 /* ------------------------------------------------------------ local parse */
 
-/* Adds (state, origin) to the row being built unless present. */
-static bool pd__add(pd_classifier *k, uint32_t state, uint32_t origin) {
-  uint64_t key = ((uint64_t)state << 32 | origin) + 1;
+/* Starts a new set in the dedup table (stamps, cleared when they wrap). */
+static void pd__new_set(pd_classifier *k) {
+  if (++k->gen == 0) {
+    memset(k->slot_gen, 0, PD__SLOTS * sizeof *k->slot_gen);
+    k->gen = 1;
+  }
+}
+
+/* Puts pair (a, b) in the current set; false when it was there. */
+static bool pd__mark(pd_classifier *k, uint32_t a, uint32_t b) {
+  uint64_t key = ((uint64_t)a << 32 | b) + 1;
   uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15u) >> 50) & (PD__SLOTS - 1);
-  while (k->slot_gen[i] == k->gen) {
-    if (k->slot[i] == key) return true;
-    i = (i + 1) & (PD__SLOTS - 1);
-  }
-  if (k->items.len - pd_array_last(&k->rows) >= PD__ROW_MAX) {
-    k->over = true;
-    return true;
-  }
-  if (!pd_array_push(k->a, &k->items, ((pd__item){state, origin}))) return false;
+  for (; k->slot_gen[i] == k->gen; i = (i + 1) & (PD__SLOTS - 1))
+    if (k->slot[i] == key) return false;
   k->slot_gen[i] = k->gen;
   k->slot[i] = key;
   return true;
+}
+
+/* Adds (state, origin) to the row being built unless present. */
+static bool pd__add(pd_classifier *k, uint32_t state, uint32_t origin) {
+  if (!pd__mark(k, state, origin)) return true;
+  if (k->items.len - pd_array_last(&k->rows) >= PD__ROW_MAX) {
+    k->over = true; /* the run stops: the mark without an item is never read */
+    return true;
+  }
+  return pd_array_push(k->a, &k->items, ((pd__item){state, origin}));
 }
 
 /* Completes item it (final, origin > 0) into the callers of its rule. */
@@ -246,7 +253,7 @@ static int pd__push(pd_classifier *k, uint8_t b) {
       return 1;
     }
   }
-  k->gen++;
+  pd__new_set(k);
   for (uint32_t i = a; i < e; i++) {
     uint32_t x = pd__step(k, k->items.data[i].state, b);
     if (x != UINT32_MAX && !pd__add(k, x, k->items.data[i].origin)) return -1;
@@ -509,16 +516,11 @@ static bool pd__same_language(pd_classifier *k, uint32_t x, uint32_t y) {
   return same;
 }
 
-/* Marks pair (x, y) seen in this pd__agree_depth; *fresh when it was not.
- * False when the table is half full (the search then stops short). */
+/* Puts pair (x, y) in pd__agree_depth's set; *fresh when it was not there.
+ * False past PD__SEEN pairs (the search then stops short). */
 static bool pd__seen_add(pd_classifier *k, uint32_t x, uint32_t y, bool *fresh) {
-  uint64_t key = (uint64_t)x << 32 | y;
-  uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15u) >> 40) & (PD__SEEN - 1);
-  for (; k->seen_gen[i] == k->sgen; i = (i + 1) & (PD__SEEN - 1))
-    if (k->seen[i] == key) return !(*fresh = false);
-  if (2 * ++k->n_seen > PD__SEEN) return false;
-  k->seen_gen[i] = k->sgen, k->seen[i] = key, *fresh = true;
-  return true;
+  *fresh = pd__mark(k, x, y);
+  return !*fresh || ++k->n_seen <= PD__SEEN;
 }
 
 /* How many bytes past states x and y their automata agree: the largest K
@@ -534,10 +536,7 @@ static bool pd__seen_add(pd_classifier *k, uint32_t x, uint32_t y, bool *fresh) 
  * search out of budget stops short, at a smaller K, which is always sound. */
 static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y) {
   if ((k->states[x].flags ^ k->states[y].flags) & PD_STATE_FINAL) return 0;
-  if (++k->sgen == 0) {
-    memset(k->seen_gen, 0, PD__SEEN * sizeof *k->seen_gen);
-    k->sgen = 1;
-  }
+  pd__new_set(k);
   k->n_seen = 0;
   k->level.len = 0;
   bool fresh;
