@@ -376,6 +376,16 @@ static uint32_t pd__lower_bound(const uint32_t *a, uint32_t n, uint32_t v) {
   return lo;
 }
 
+/* The long tokens of trie positions [lo, hi) for a range keeping keep bytes:
+ * entries [*a, *e) of the trie's list returned. */
+static int pd__long_span(const pd_trie *t, uint32_t keep, uint32_t lo, uint32_t hi, uint32_t *a,
+                         uint32_t *e) {
+  int l = pd__long_list(keep);
+  *a = pd__lower_bound(t->long_at[l], t->n_long[l], lo);
+  *e = pd__lower_bound(t->long_at[l], t->n_long[l], hi);
+  return l;
+}
+
 /* The trie walk of pd__walk for a seed with a dense DFA row (its automaton
  * calls nothing from it): the row and the rule-end flags per depth on two
  * stacks, no Earley rows. */
@@ -397,13 +407,12 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
     uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1], keep = k->keep[j];
     /* with keep: only the tokens longer than keep, from a list of long ones */
     const uint32_t *at = NULL, *gap = NULL;
-    uint32_t li = 0, n_long = 0, lcp = 0;
+    uint32_t li = 0, le = 0, lcp = 0;
     if (keep) {
-      int l = pd__long_list(keep);
-      at = t->long_at[l], gap = t->long_lcp[l], n_long = t->n_long[l];
-      li = pd__lower_bound(at, n_long, i);
+      int l = pd__long_span(t, keep, i, hi, &li, &le);
+      at = t->long_at[l], gap = t->long_lcp[l];
     }
-    while (keep ? li < n_long && at[li] < hi : i < hi) {
+    while (keep ? li < le : i < hi) {
       if (keep) { /* the next long token; lcp: what it shares with the last one walked */
         lcp = gap[li] < lcp ? gap[li] : lcp;
         i = at[li++];
@@ -436,7 +445,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
       if ((fl[depth] & PD__LIVE_END) ||
           ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1)))
         for (uint32_t q = i; q < next; q++) pd_bit_set(k->cd, q);
-      for (; keep && li < n_long && at[li] < next; li++) lcp = gap[li] < lcp ? gap[li] : lcp;
+      for (; keep && li < le && at[li] < next; li++) lcp = gap[li] < lcp ? gap[li] : lcp;
       i = next;
     }
     depth = 0;
@@ -625,9 +634,9 @@ static uint64_t pd__walked(const pd_classifier *k, int b, uint32_t keep) {
   const pd_trie *t = &k->c->trie;
   if (keep == UINT32_MAX) return 0;
   if (!keep) return k->first[b + 1] - k->first[b];
-  int l = pd__long_list(keep);
-  return pd__lower_bound(t->long_at[l], t->n_long[l], k->first[b + 1]) -
-         pd__lower_bound(t->long_at[l], t->n_long[l], k->first[b]);
+  uint32_t a, e;
+  pd__long_span(t, keep, k->first[b], k->first[b + 1], &a, &e);
+  return e - a;
 }
 
 /* Picks, among the donors, the one whose class covers the most of s: tokens
@@ -734,9 +743,9 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
           pd_bit_clear(k->acc, t->order[i]), pd_bit_clear(k->cd, i);
         continue;
       }
-      int l = pd__long_list(keep);
-      const uint32_t *at = t->long_at[l];
-      for (uint32_t x = pd__lower_bound(at, t->n_long[l], lo); x < t->n_long[l] && at[x] < hi; x++)
+      uint32_t x, e;
+      const uint32_t *at = t->long_at[pd__long_span(t, keep, lo, hi, &x, &e)];
+      for (; x < e; x++)
         if (t->at[at[x] + 1] - t->at[at[x]] > keep)
           pd_bit_clear(k->acc, t->order[at[x]]), pd_bit_clear(k->cd, at[x]);
     }
