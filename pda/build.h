@@ -36,6 +36,10 @@ typedef struct pd_nfa {
   PD_ARRAY(pd_nfa_edge) spare; /* scratch of the sort by source */
   uint32_t max_states; /* NFA states allowed, else PD_ERR_LIMIT */
   const uint32_t *inl; /* per rule: copied in at a reference unless PD_IR_NONE; may be NULL */
+  /* rules already built with the same inl (ready[r] != 0): a reference copies
+   * that finished automaton instead of expanding the body again (may be NULL) */
+  const struct pd_pda_builder *built;
+  const uint8_t *ready;
 } pd_nfa;
 
 /* The automata of the whole grammar while they are built. */

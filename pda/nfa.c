@@ -105,6 +105,33 @@ static uint32_t pd__later(pd_nfa *n, size_t from) {
   return to;
 }
 
+/* Rule r's finished automaton copied between in and a fresh exit: the body's
+ * language, as a minimal DFA's states instead of a new Thompson expansion. A
+ * schema inlines its string rules into every member, and a JSON character
+ * alone expands to some 110 NFA states where its automaton has 23; the
+ * subset construction and the minimizer then meet the small form. */
+static pd_status pd__splice(pd_nfa *n, uint32_t r, uint32_t in, uint32_t *out, pd_error *err) {
+  const pd_pda_builder *b = n->built;
+  const pd_pda_rule *ru = &b->rules.data[r];
+  uint32_t base = n->n_states;
+  n->n_states += ru->n_states;
+  if (n->n_states > n->max_states) return pd__nomem_or_limit(n, err);
+  if (!pd__eps(n, in, base)) return pd__nomem(err); /* the start is the rule's first state */
+  size_t first = n->edges.len;
+  for (uint32_t i = 0; i < ru->n_states; i++) {
+    const pd_pda_state *st = &b->states.data[ru->start + i];
+    for (uint32_t k = 0; k < st->n_byte + st->n_call + st->n_token; k++) {
+      const pd_pda_edge *e = &b->edges.data[st->edges + k];
+      pd_nfa_edge x = {.from = base + i, .to = base + (e->to - ru->start), .kind = e->kind,
+                       .lo = e->lo, .hi = e->hi, .neg = e->neg, .arg = e->arg};
+      if (!pd__edge(n, x)) return pd__nomem(err);
+    }
+    if ((st->flags & PD_STATE_FINAL) && !pd__eps(n, base + i, PD__LATER)) return pd__nomem(err);
+  }
+  *out = pd__later(n, first);
+  return PD_OK;
+}
+
 /* x{min,max} copied inline: min copies, then max-min optional ones (or a loop). */
 static pd_status pd__repeat(pd_nfa *n, const pd_ir *w, const pd_ir_node *nd, uint32_t in,
                             uint32_t *out, int depth, pd_error *err) {
@@ -190,7 +217,9 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
     }
     case PD_IR_REF:
       if (n->inl && n->inl[nd->a] != PD_IR_NONE)
-        return pd__build(n, w, w->rules.data[nd->a].body, in, out, depth + 1, err);
+        return n->ready && n->ready[nd->a]
+                   ? pd__splice(n, nd->a, in, out, err)
+                   : pd__build(n, w, w->rules.data[nd->a].body, in, out, depth + 1, err);
       *out = pd__state(n);
       return pd__edge(n, (pd_nfa_edge){.from = in, .to = *out, .kind = PD_EDGE_CALL, .arg = nd->a})
                  ? PD_OK

@@ -185,8 +185,9 @@ static pd_status pd__emit(pd__prod *p, pd_nfa *n, uint32_t in, uint32_t *out, pd
 
 pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
                           uint32_t *out, pd_error *err) {
-  pd_nfa x = {.a = n->a, .max_states = n->max_states, .inl = n->inl};
-  pd_nfa y = {.a = n->a, .max_states = n->max_states, .inl = n->inl};
+  pd_nfa x = {.a = n->a, .max_states = n->max_states, .inl = n->inl, .built = n->built,
+             .ready = n->ready};
+  pd_nfa y = x;
   pd__prod p = {.a = n->a, .x = &x, .y = &y, .s = {.a = n->a}};
   pd_status s = pd_pda_nfa_build(&x, w, a, err);
   if (!s) s = pd_pda_nfa_build(&y, w, b, err);

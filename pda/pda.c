@@ -321,10 +321,11 @@ static uint32_t pd__sat2(uint32_t x) { return x > UINT32_MAX / 2 ? UINT32_MAX : 
 
 /* One automaton per rule of w into b (the first n_own are the IR's own rules). */
 static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own, pd_error *err) {
-  pd_nfa nfa = {.a = b->a, .max_states = pd__sat2(b->max_states)};
+  pd_nfa nfa = {.a = b->a, .max_states = pd__sat2(b->max_states), .built = b};
   uint32_t *inl = NULL;
-  pd_status s = pd_pda_inline_plan(w, n_own, &inl, err);
-  nfa.inl = inl;
+  uint8_t *ready = pd__calloc(b->a, w->rules.len ? w->rules.len : 1, 1);
+  pd_status s = ready ? pd_pda_inline_plan(w, n_own, &inl, err) : pd__nomem(err);
+  nfa.inl = inl, nfa.ready = ready;
   for (uint32_t r = 0; r < w->rules.len && !s; r++) {
     uint32_t body = w->rules.data[r].body;
     if (body == PD_IR_NONE) {
@@ -344,9 +345,12 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own, p
       s = pd_pda_nfa_build(&nfa, w, body, err);
       if (!s) s = pd_pda_dfa_build(b, &nfa, r, err);
       nfa.inl = inl;
+    } else if (!s && inl) {
+      ready[r] = 1; /* built with the plan: a reference may copy it (nfa.c) */
     }
     if (!s) s = pd_pda_minimize(b, r, err);
   }
+  pd__free(b->a, ready);
   pd__free(b->a, inl);
   pd_pda_nfa_free(&nfa);
   return s;
