@@ -22,6 +22,25 @@ struct pd_memo_link {
   uint32_t token;
 };
 
+/* The two open-addressing tables are read without the lock: fills of many
+ * requests on a thread pool look masks and transitions up all the time, and
+ * one lock made two threads slower than one. A writer (under the lock) fills
+ * an entry or a link before it publishes it with a release store (the link's
+ * from, written last), and a table that grows is published whole; the old one
+ * may still be probed, so it is kept (retired) until the memo is freed. The
+ * retired tables add up to less than the live one. */
+struct pd_memo_entries {
+  struct pd_memo_entries *older;
+  size_t n;
+  pd_memo_entry *slot[];
+};
+
+struct pd_memo_links {
+  struct pd_memo_links *older;
+  size_t n;
+  pd_memo_link slot[];
+};
+
 pd_status pd_memo_init(pd_memo *mo, size_t n_words, pd_error *err) {
   memset(mo, 0, sizeof *mo);
   if (pthread_mutex_init(&mo->lock, NULL) != 0)
@@ -32,9 +51,9 @@ pd_status pd_memo_init(pd_memo *mo, size_t n_words, pd_error *err) {
 }
 
 void pd_memo_free(pd_memo *mo, const pd_allocator *a) {
-  for (size_t i = 0; i < mo->n_table; i++) pd__free(a, mo->table[i]);
-  pd__free(a, mo->table);
-  pd__free(a, mo->links);
+  for (size_t i = 0; mo->table && i < mo->table->n; i++) pd__free(a, mo->table->slot[i]);
+  for (pd_memo_entries *t = mo->table, *o; t; t = o) o = t->older, pd__free(a, t);
+  for (pd_memo_links *t = mo->links, *o; t; t = o) o = t->older, pd__free(a, t);
   pthread_mutex_destroy(&mo->lock);
   memset(mo, 0, sizeof *mo);
 }
@@ -135,37 +154,34 @@ bool pd_memo_key(const pd_matcher *m, uint32_t *key, size_t *n) {
 
 /* ---------------------------------------------------------------- table */
 
-static size_t pd__slot(const pd_memo *mo, uint64_t h, const uint32_t *key, size_t n) {
-  size_t mask = mo->n_table - 1, i = (size_t)h & mask;
+static size_t pd__slot(const pd_memo_entries *t, uint64_t h, const uint32_t *key, size_t n) {
+  size_t mask = t->n - 1, i = (size_t)h & mask;
   for (;; i = (i + 1) & mask) {
-    const pd_memo_entry *e = mo->table[i];
+    const pd_memo_entry *e = __atomic_load_n(&t->slot[i], __ATOMIC_ACQUIRE);
     if (!e || (e->hash == h && e->n == n && !memcmp(e->key, key, n * sizeof *key))) return i;
   }
 }
 
 const uint32_t *pd_memo_find(pd_memo *mo, const uint32_t *key, size_t n, uint64_t h) {
-  const uint32_t *mask = NULL;
-  pthread_mutex_lock(&mo->lock);
-  if (mo->n_table) {
-    const pd_memo_entry *e = mo->table[pd__slot(mo, h, key, n)];
-    if (e) mask = e->mask;
-  }
-  if (mask) mo->hits++;
-  else mo->misses++;
-  pthread_mutex_unlock(&mo->lock);
-  return mask;
+  const pd_memo_entries *t = __atomic_load_n(&mo->table, __ATOMIC_ACQUIRE);
+  const pd_memo_entry *e = t ? __atomic_load_n(&t->slot[pd__slot(t, h, key, n)], __ATOMIC_ACQUIRE)
+                             : NULL;
+  return e ? e->mask : NULL;
 }
 
-/* Doubles the table. Lock held. */
+/* Doubles the table (lock held); false past the bound or out of memory. */
 static bool pd__grow(pd_memo *mo, const pd_allocator *a) {
-  size_t n = mo->n_table ? mo->n_table * 2 : 64, n_old = mo->n_table;
-  pd_memo_entry **old = mo->table, **t = pd__calloc(a, n, sizeof *t);
+  pd_memo_entries *old = mo->table;
+  size_t n = old ? old->n * 2 : 64, cost = sizeof *old + n * sizeof *old->slot;
+  if (mo->bytes + cost > mo->max_bytes) return false;
+  pd_memo_entries *t = pd__calloc(a, 1, cost);
   if (!t) return false;
-  mo->table = t;
-  mo->n_table = n;
-  for (size_t i = 0; i < n_old; i++)
-    if (old[i]) mo->table[pd__slot(mo, old[i]->hash, old[i]->key, old[i]->n)] = old[i];
-  pd__free(a, old);
+  t->n = n, t->older = old;
+  for (size_t i = 0; old && i < old->n; i++)
+    if (old->slot[i]) t->slot[pd__slot(t, old->slot[i]->hash, old->slot[i]->key, old->slot[i]->n)] =
+                          old->slot[i];
+  __atomic_store_n(&mo->table, t, __ATOMIC_RELEASE);
+  mo->bytes += cost;
   return true;
 }
 
@@ -173,10 +189,10 @@ const uint32_t *pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *
                             uint64_t h, const uint32_t *mask) {
   size_t cost = sizeof(pd_memo_entry) + (n + mo->n_words) * sizeof *key;
   pthread_mutex_lock(&mo->lock);
-  const pd_memo_entry *had = mo->n_table ? mo->table[pd__slot(mo, h, key, n)] : NULL;
+  const pd_memo_entry *had = mo->table ? mo->table->slot[pd__slot(mo->table, h, key, n)] : NULL;
   const uint32_t *stored = had ? had->mask : NULL;
   bool room = !had && mo->bytes + cost <= mo->max_bytes &&
-              ((mo->n_entries + 1) * 2 <= mo->n_table || pd__grow(mo, a));
+              ((mo->table && (mo->n_entries + 1) * 2 <= mo->table->n) || pd__grow(mo, a));
   pd_memo_entry *e = room ? pd__malloc(a, cost) : NULL;
   if (e) {
     e->hash = h;
@@ -185,7 +201,7 @@ const uint32_t *pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *
     e->mask = e->key + n;
     memcpy(e->key, key, n * sizeof *key);
     memcpy(e->mask, mask, mo->n_words * sizeof *mask);
-    mo->table[pd__slot(mo, h, key, n)] = e;
+    __atomic_store_n(&mo->table->slot[pd__slot(mo->table, h, key, n)], e, __ATOMIC_RELEASE);
     mo->n_entries++;
     mo->bytes += cost;
     stored = e->mask;
@@ -196,36 +212,36 @@ const uint32_t *pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *
 
 /* ---------------------------------------------------------- transitions */
 
-static size_t pd__link_slot(const pd_memo *mo, const uint32_t *from, uint32_t token) {
+static size_t pd__link_slot(const pd_memo_links *t, const uint32_t *from, uint32_t token) {
   uint64_t h = (uint64_t)(uintptr_t)from * 0x9e3779b97f4a7c15u ^ token * 0xc2b2ae3d27d4eb4fu;
   h ^= h >> 31;
-  size_t mask = mo->n_links - 1, i = (size_t)h & mask;
+  size_t mask = t->n - 1, i = (size_t)h & mask;
   for (;; i = (i + 1) & mask) {
-    const pd_memo_link *l = &mo->links[i];
-    if (!l->from || (l->from == from && l->token == token)) return i;
+    const pd_memo_link *l = &t->slot[i];
+    const uint32_t *f = __atomic_load_n(&l->from, __ATOMIC_ACQUIRE);
+    if (!f || (f == from && l->token == token)) return i;
   }
 }
 
 const uint32_t *pd_memo_next(pd_memo *mo, const uint32_t *from, uint32_t token) {
-  const uint32_t *to = NULL;
-  pthread_mutex_lock(&mo->lock);
-  if (mo->n_links) to = mo->links[pd__link_slot(mo, from, token)].to;
-  pthread_mutex_unlock(&mo->lock);
-  return to;
+  const pd_memo_links *t = __atomic_load_n(&mo->links, __ATOMIC_ACQUIRE);
+  if (!t) return NULL;
+  const pd_memo_link *l = &t->slot[pd__link_slot(t, from, token)];
+  return __atomic_load_n(&l->from, __ATOMIC_ACQUIRE) ? l->to : NULL;
 }
 
-/* Doubles the transition table. Lock held. */
+/* Doubles the transition table (lock held); false past the bound or out of memory. */
 static bool pd__grow_links(pd_memo *mo, const pd_allocator *a) {
-  size_t n = mo->n_links ? mo->n_links * 2 : 256, n_old = mo->n_links;
-  size_t cost = (n - n_old) * sizeof(pd_memo_link);
+  pd_memo_links *old = mo->links;
+  size_t n = old ? old->n * 2 : 256, cost = sizeof *old + n * sizeof *old->slot;
   if (mo->bytes + cost > mo->max_bytes) return false;
-  pd_memo_link *old = mo->links, *t = pd__calloc(a, n, sizeof *t);
+  pd_memo_links *t = pd__calloc(a, 1, cost);
   if (!t) return false;
-  mo->links = t;
-  mo->n_links = n;
-  for (size_t i = 0; i < n_old; i++)
-    if (old[i].from) mo->links[pd__link_slot(mo, old[i].from, old[i].token)] = old[i];
-  pd__free(a, old);
+  t->n = n, t->older = old;
+  for (size_t i = 0; old && i < old->n; i++)
+    if (old->slot[i].from) t->slot[pd__link_slot(t, old->slot[i].from, old->slot[i].token)] =
+                               old->slot[i];
+  __atomic_store_n(&mo->links, t, __ATOMIC_RELEASE);
   mo->bytes += cost;
   return true;
 }
@@ -233,9 +249,13 @@ static bool pd__grow_links(pd_memo *mo, const pd_allocator *a) {
 void pd_memo_link_put(pd_memo *mo, const pd_allocator *a, const uint32_t *from, uint32_t token,
                       const uint32_t *to) {
   pthread_mutex_lock(&mo->lock);
-  if ((mo->n_linked + 1) * 2 <= mo->n_links || pd__grow_links(mo, a)) {
-    pd_memo_link *l = &mo->links[pd__link_slot(mo, from, token)];
-    if (!l->from) *l = (pd_memo_link){from, to, token}, mo->n_linked++;
+  if ((mo->links && (mo->n_linked + 1) * 2 <= mo->links->n) || pd__grow_links(mo, a)) {
+    pd_memo_link *l = &mo->links->slot[pd__link_slot(mo->links, from, token)];
+    if (!l->from) {
+      l->to = to, l->token = token;
+      __atomic_store_n(&l->from, from, __ATOMIC_RELEASE); /* published last */
+      mo->n_linked++;
+    }
   }
   pthread_mutex_unlock(&mo->lock);
 }

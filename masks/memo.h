@@ -36,15 +36,17 @@
 
 typedef struct pd_memo_entry pd_memo_entry;
 typedef struct pd_memo_link pd_memo_link;
+typedef struct pd_memo_entries pd_memo_entries;
+typedef struct pd_memo_links pd_memo_links;
 
+/* Lookups take no lock (memo.c); stores take it. */
 typedef struct pd_memo {
   pthread_mutex_t lock;
-  pd_memo_entry **table; /* open addressing, n_table slots (power of two) */
-  size_t n_table, n_entries, bytes, max_bytes;
-  size_t n_words;        /* words of a stored mask */
-  size_t hits, misses;
-  pd_memo_link *links;   /* transitions, open addressing, n_links slots (power of two) */
-  size_t n_links, n_linked;
+  pd_memo_entries *table; /* open addressing, a power of two of slots */
+  size_t n_entries, bytes, max_bytes;
+  size_t n_words;         /* words of a stored mask */
+  pd_memo_links *links;   /* transitions, open addressing, a power of two of slots */
+  size_t n_linked;
 } pd_memo;
 
 pd_status pd_memo_init(pd_memo *mo, size_t n_words, pd_error *err);
