@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -54,6 +55,29 @@ unsigned pd_pool_run(unsigned n_threads, size_t n_tasks, pd_pool_task task, void
 
 /* ------------------------------------------------------------ kept threads */
 
+#define PD__JOIN_SPIN_NS 50000 /* how long the caller waits awake for the others */
+
+static double pd__now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* When the caller's share of a job is done, the others are on their last
+ * tasks: waiting awake for a while saves a sleep and a wake-up, each a system
+ * call (on a 2-vCPU VM they made two threads slower than one on a batch of
+ * 32 requests, bench_spec). */
+static void pd__join_spin(const unsigned *busy) {
+  double end = pd__now_ns() + PD__JOIN_SPIN_NS;
+  while (__atomic_load_n(busy, __ATOMIC_ACQUIRE) && pd__now_ns() < end) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+  }
+}
+
 typedef struct pd__kept {
   struct pd_workers *w;
   unsigned id;
@@ -84,7 +108,7 @@ static void *pd__workers_main(void *arg) {
     pthread_mutex_unlock(&w->lock);
     pd__pool_drain(job, me->id);
     pthread_mutex_lock(&w->lock);
-    if (--w->busy == 0) pthread_cond_signal(&w->done);
+    if (__atomic_sub_fetch(&w->busy, 1, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&w->done);
   }
   pthread_mutex_unlock(&w->lock);
   return NULL;
@@ -146,8 +170,9 @@ unsigned pd_pool_run_on(struct pd_workers *w, size_t n_tasks, pd_pool_task task,
   pthread_cond_broadcast(&w->start);
   pthread_mutex_unlock(&w->lock);
   pd__pool_drain(&job, 0);
+  pd__join_spin(&w->busy);
   pthread_mutex_lock(&w->lock);
-  while (w->busy) pthread_cond_wait(&w->done, &w->lock);
+  while (__atomic_load_n(&w->busy, __ATOMIC_ACQUIRE)) pthread_cond_wait(&w->done, &w->lock);
   pthread_mutex_unlock(&w->lock);
   return w->n + 1;
 }
