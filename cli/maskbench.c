@@ -2,6 +2,7 @@
  *
  *   pushdown maskbench DIR --tokenizer tokenizer.json [--grammar FILE] [--json] [--cpu-time]
  *                          [--verbose] [--any-order] [--eager] [--cache-mb N]
+ *                          [--no-rule-cache]
  *
  * For each schema file under DIR (sorted): compile and fill the first mask
  * (TTFM); then for each of its test instances (DIR/instances.jsonl, field
@@ -17,7 +18,9 @@
  * any order (the default is their declared order, as every engine does);
  * --eager classifies every state at compile time (in TTFM) instead of when a
  * mask first needs it (in that TBM); --cache-mb bounds the vocabulary's
- * classification cache (pd_vocab_options.cache_bytes; its use is printed last). */
+ * classification cache (pd_vocab_options.cache_bytes; its use is printed last);
+ * --no-rule-cache builds every rule's automaton afresh instead of reusing those
+ * built for earlier files (pd_grammar_options.no_rule_cache). */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -45,7 +48,7 @@ typedef struct pd__mb_samples {
 
 typedef struct pd__mb {
   const char *dir, *tokenizer, *grammar_path;
-  bool json, cpu_time, verbose, any_order, eager;
+  bool json, cpu_time, verbose, any_order, eager, no_rule_cache;
   size_t cache_bytes; /* --cache-mb; 0 = the library's default */
   char *grammar; /* --grammar text */
   size_t grammar_len;
@@ -220,7 +223,8 @@ static bool pd__mb_walk(pd__mb *b, const char *rel, int depth) {
 
 /* Compiles file rel's grammar (--grammar's text, or the file's "schema"). */
 static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g) {
-  pd_grammar_options o = {.any_order = b->any_order, .eager_masks = b->eager};
+  pd_grammar_options o = {
+      .any_order = b->any_order, .eager_masks = b->eager, .no_rule_cache = b->no_rule_cache};
   if (b->grammar) return pd_grammar_compile_gbnf(b->grammar, b->grammar_len, b->vocab, &o, g, NULL);
   char path[8192];
   snprintf(path, sizeof path, "%s/%s", b->dir, rel);
@@ -395,6 +399,8 @@ static int pd__mb_args(pd__mb *b, int argc, char **argv) {
       b->any_order = true;
     } else if (!strcmp(o, "--eager")) {
       b->eager = true;
+    } else if (!strcmp(o, "--no-rule-cache")) {
+      b->no_rule_cache = true;
     } else if (!strcmp(o, "--cache-mb")) {
       char *end = NULL;
       unsigned long mb = i + 1 < argc ? strtoul(argv[++i], &end, 10) : 0;

@@ -164,6 +164,9 @@ typedef struct pd_grammar_options {
    * is classified by the first mask that needs it (fast compiles, and the cost
    * of a new state lands once on that mask) */
   bool eager_masks;
+  /* build every rule's automaton afresh; by default one built for an earlier
+   * grammar over the same vocab is reused (32 MiB at most, kept with the vocab) */
+  bool no_rule_cache;
   /* JSON Schema options */
   bool lenient;                /* drop unenforceable keywords instead of failing */
   bool strict;                 /* additionalProperties false where unspecified */

@@ -8,12 +8,14 @@
 #include "base/error.h"
 #include "cache.h"
 #include "encoder.h"
+#include "pda/rule_cache.h"
 
 void pd_vocab_free(pd_vocab *v) {
   if (!v) return;
   const pd_allocator *a = v->alloc;
   pd_encoder_free(a, v->enc);
   pd_mask_cache_free(a, v->mask_cache);
+  pd_rule_cache_free(v->rule_cache, a);
   pd__free(a, v->bytes);
   pd__free(a, v->offs);
   pd__free(a, v->flags);

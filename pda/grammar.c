@@ -6,6 +6,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "masks/vocab.h"
+#include "rule_cache.h"
 
 static uint32_t pd__or(uint32_t v, uint32_t dflt) { return v ? v : dflt; }
 
@@ -53,7 +54,8 @@ pd_status pd_grammar_from_ir(const pd_ir *ir, pd_vocab *vocab, const pd_grammar_
                     ir->rules.len, max_rules);
   }
   pd_pda_limits lim = {g->opts.max_rules, g->opts.max_states, g->opts.max_repeat};
-  s = pd_pda_build(ir, vocab, &lim, a, &g->pda, err);
+  pd_rule_cache *cache = vocab && !g->opts.no_rule_cache ? pd_rule_cache_get(vocab) : NULL;
+  s = pd_pda_build(ir, vocab, cache, &lim, a, &g->pda, err);
   if (!s && vocab) s = pd_masks_build(g, &g->masks, err);
   if (s) {
     pd_grammar_free(g);

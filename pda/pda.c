@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "build.h"
+#include "rule_cache.h"
 #include "masks/vocab.h"
 
 /* ----------------------------------------------------------------- check */
@@ -319,11 +320,14 @@ static pd_status pd__pack(const pd_pda_builder *b, const pd_ir *w, uint32_t n_ir
 
 static uint32_t pd__sat2(uint32_t x) { return x > UINT32_MAX / 2 ? UINT32_MAX : 2 * x; }
 
-/* One automaton per rule of w into b (the first n_own are the IR's own rules). */
-static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own, pd_error *err) {
+/* One automaton per rule of w into b (the first n_own are the IR's own rules),
+ * from cache where it has one built under the same key. */
+static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own,
+                              pd_rule_cache *cache, pd_error *err) {
   pd_nfa nfa = {.a = b->a, .max_states = pd__sat2(b->max_states), .built = b};
   uint32_t *inl = NULL;
   uint8_t *ready = pd__calloc(b->a, w->rules.len ? w->rules.len : 1, 1);
+  pd_rule_key key = {0};
   pd_status s = ready ? pd_pda_inline_plan(w, n_own, &inl, err) : pd__nomem(err);
   nfa.inl = inl, nfa.ready = ready;
   for (uint32_t r = 0; r < w->rules.len && !s; r++) {
@@ -334,6 +338,18 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own, p
       b->rules.data[r] = (pd_pda_rule){(uint32_t)b->states.len, 1, 0, 0};
       if (!pd_array_push(b->a, &b->states, st)) s = pd__nomem(err);
       continue;
+    }
+    if (cache && !pd_rule_key_make(w, inl, body, &key, b->a)) {
+      s = pd__nomem(err);
+      break;
+    }
+    if (cache && pd_rule_cache_take(cache, &key, b, r, &s)) {
+      ready[r] = 1; /* a cached automaton was built with the plan too */
+      continue;
+    }
+    if (s) {
+      s = pd__nomem(err);
+      break;
     }
     size_t n_states = b->states.len, n_edges = b->edges.len;
     s = pd_pda_nfa_build(&nfa, w, body, err);
@@ -349,7 +365,9 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own, p
       ready[r] = 1; /* built with the plan: a reference may copy it (nfa.c) */
     }
     if (!s) s = pd_pda_minimize(b, r, err);
+    if (!s && cache && ready[r]) pd_rule_cache_put(cache, &key, b, r);
   }
+  pd_rule_key_free(&key, b->a);
   pd__free(b->a, ready);
   pd__free(b->a, inl);
   pd_pda_nfa_free(&nfa);
@@ -362,8 +380,9 @@ static void pd__builder_free(pd_pda_builder *b) {
   pd_array_free(b->a, &b->rules);
 }
 
-pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, const pd_pda_limits *lim,
-                       const pd_allocator *a, pd_pda *out, pd_error *err) {
+pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, pd_rule_cache *cache,
+                       const pd_pda_limits *lim, const pd_allocator *a, pd_pda *out,
+                       pd_error *err) {
   memset(out, 0, sizeof *out);
   pd_ir w;
   pd_pda_builder b = {.a = a, .max_states = lim->max_states};
@@ -378,7 +397,7 @@ pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, const pd_pda_limi
   if (!s && !pd_array_reserve(a, &b.rules, w.rules.len)) s = pd__nomem(err);
   if (!s) {
     b.rules.len = w.rules.len;
-    s = pd__automata(&b, &w, ir->rules.len, err);
+    s = pd__automata(&b, &w, ir->rules.len, cache, err);
   }
   if (!s) s = pd__prune_all(&b, vocab, w.root, pd_ir_rule_name(&w, w.root), err);
   if (!s) s = pd__pack(&b, &w, (uint32_t)ir->rules.len, out, err);

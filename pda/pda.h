@@ -135,11 +135,14 @@ typedef struct pd_pda_limits {
   uint32_t max_rules, max_states, max_repeat;
 } pd_pda_limits;
 
+struct pd_rule_cache;
 /* Builds the automata of ir (which must have passed pd_pda_check) into *out.
  * vocab may be NULL; when given, token edges naming ids the vocab cannot
- * produce are dropped. On failure *out is zeroed and nothing leaks. */
-pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, const pd_pda_limits *lim,
-                       const pd_allocator *a, pd_pda *out, pd_error *err);
+ * produce are dropped. cache may be NULL: rule automata built before are then
+ * built again (rule_cache.h). On failure *out is zeroed and nothing leaks. */
+pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, struct pd_rule_cache *cache,
+                       const pd_pda_limits *lim, const pd_allocator *a, pd_pda *out,
+                       pd_error *err);
 /* Checks ir for structural sanity: root set and defined, every referenced
  * rule defined (PD_ERR_SEMANTIC naming it), node indices in range. */
 pd_status pd_pda_check(const pd_ir *ir, pd_error *err);

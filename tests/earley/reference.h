@@ -324,4 +324,16 @@ static inline int pdr_diff(const pd_ir *ir, pd_matcher *m, const uint8_t *choice
   return -1;
 }
 
+/* A few tokens over the generator's bytes. Grammars compiled over one vocab
+ * share its cache of rule automata (pda/rule_cache.h), so a differential run
+ * that uses it checks automata carried from one grammar into the next. */
+static inline pd_vocab *pdr_vocab(void) {
+  static const char *texts[] = {"a", "b", "(", "c", "ab", "(c"};
+  const uint8_t *t[6];
+  size_t lens[6];
+  for (int i = 0; i < 6; i++) t[i] = (const uint8_t *)texts[i], lens[i] = strlen(texts[i]);
+  pd_vocab *v = NULL;
+  return pd_vocab_from_list(t, lens, NULL, 6, NULL, &v, NULL) == PD_OK ? v : NULL;
+}
+
 #endif

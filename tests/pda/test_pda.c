@@ -257,6 +257,56 @@ static void test_inline(void **state) {
   pd_ir_free(&ir);
 }
 
+/* Rule automata reused across grammars over one vocab (pda/rule_cache.h): a
+ * rule whose body was built for an earlier grammar must keep its own callees,
+ * found through the slots of the key, and its calls sorted by callee even when
+ * this grammar numbers them the other way round. */
+static pd_grammar *pdt_cached(pd_vocab *v, const char *first, const char *second, int shape) {
+  pd_ir ir;
+  pd_ir_init(&ir, NULL);
+  uint32_t k[2] = {pdt_ref(&ir, first), pdt_lit(&ir, "!")}; /* first is numbered first */
+  pdt_def(&ir, "root", pd_ir_alt2(&ir, pd_ir_seq(&ir, k, 2), pdt_ref(&ir, "pair")));
+  pdt_def(&ir, second, pd_ir_repeat(&ir, pdt_lit(&ir, second), 1, PD_IR_INF)); /* stays a call */
+  pdt_def(&ir, first, pd_ir_repeat(&ir, pdt_lit(&ir, first), 1, PD_IR_INF));
+  /* pair: "<" then a | b, a | a, a | b a or a | b b (the last two: same slots) */
+  uint32_t other = shape == 1 ? pdt_ref(&ir, "a") : pdt_ref(&ir, "b");
+  if (shape >= 2) other = pd_ir_seq2(&ir, other, pdt_ref(&ir, shape == 2 ? "a" : "b"));
+  uint32_t alt = pd_ir_alt2(&ir, pdt_ref(&ir, "a"), other);
+  pdt_def(&ir, "pair", pd_ir_seq2(&ir, pdt_lit(&ir, "<"), alt));
+  pd_grammar *g = pdt_compile(&ir, v);
+  pd_ir_free(&ir);
+  return g;
+}
+
+static void test_rule_cache(void **state) {
+  (void)state;
+  pd_vocab *v = pdr_vocab();
+  assert_non_null(v);
+  pd_grammar *g1 = pdt_cached(v, "a", "b", 0); /* pair calls a then b, numbered a < b */
+  pd_grammar *g2 = pdt_cached(v, "b", "a", 0); /* the same pair, numbered b < a */
+  pd_grammar *g3 = pdt_cached(v, "b", "a", 1); /* pair calls a twice: not the same key */
+  pd_grammar *g4 = pdt_cached(v, "a", "b", 2), *g5 = pdt_cached(v, "a", "b", 3);
+  for (int i = 0; i < 2; i++) {
+    pd_grammar *g = i ? g2 : g1;
+    assert_int_equal(pdt_verdict(g, "<aa", 3), 2);
+    assert_int_equal(pdt_verdict(g, "<bbb", 4), 2);
+    assert_int_equal(pdt_verdict(g, "<ab", 3), 0);
+  }
+  assert_int_equal(pdt_verdict(g3, "<aa", 3), 2);
+  assert_int_equal(pdt_verdict(g3, "<b", 2), 0);
+  assert_int_equal(pdt_verdict(g3, "bb!", 3), 2);
+  assert_int_equal(pdt_verdict(g4, "<ba", 3), 2);
+  assert_int_equal(pdt_verdict(g4, "<bb", 3), 1);
+  assert_int_equal(pdt_verdict(g5, "<bb", 3), 2);
+  assert_int_equal(pdt_verdict(g5, "<ba", 3), 0);
+  pd_grammar_free(g4);
+  pd_grammar_free(g5);
+  pd_grammar_free(g1);
+  pd_grammar_free(g2);
+  pd_grammar_free(g3);
+  pd_vocab_free(v);
+}
+
 /* Allocation failure at every step of compiling a grammar with every node kind. */
 static void test_alloc_failure(void **state) {
   (void)state;
@@ -289,7 +339,7 @@ int main(void) {
       cmocka_unit_test(test_utf8_exhaustive), cmocka_unit_test(test_random_invariants),
       cmocka_unit_test(test_repeat_chain),    cmocka_unit_test(test_pruning),
       cmocka_unit_test(test_limits),          cmocka_unit_test(test_dump),
-      cmocka_unit_test(test_inline),
+      cmocka_unit_test(test_inline),          cmocka_unit_test(test_rule_cache),
       cmocka_unit_test(test_alloc_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
