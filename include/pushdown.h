@@ -85,6 +85,8 @@ typedef struct pd_vocab_options {
   size_t n_eos;
   size_t cache_bytes;            /* bound on the token classifications kept for every grammar
                                     over this vocabulary; 0 = 256 MiB (pd_vocab_cache_stats) */
+  size_t rule_cache_bytes;       /* bound on the rule automata kept for reuse by later grammars
+                                    (pd_grammar_options.no_rule_cache); 0 = 64 MiB */
 } pd_vocab_options;
 
 /* Loads a Hugging Face tokenizer.json (byte-level BPE or SentencePiece BPE with
@@ -165,7 +167,7 @@ typedef struct pd_grammar_options {
    * of a new state lands once on that mask) */
   bool eager_masks;
   /* build every rule's automaton afresh; by default one built for an earlier
-   * grammar over the same vocab is reused (32 MiB at most, kept with the vocab) */
+   * grammar over the same vocab is reused (pd_vocab_options.rule_cache_bytes) */
   bool no_rule_cache;
   /* JSON Schema options */
   bool lenient;                /* drop unenforceable keywords instead of failing */

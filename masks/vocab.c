@@ -117,6 +117,7 @@ pd_status pd_vocab_from_list(const uint8_t *const *tokens, const size_t *lens,
   v->size = n;
   v->width = width;
   v->cache_bytes = opts ? opts->cache_bytes : 0;
+  v->rule_cache_bytes = opts ? opts->rule_cache_bytes : 0;
   v->bytes = pd__malloc(a, total ? total : 1);
   v->offs = pd__malloc(a, (n + 1) * sizeof *v->offs);
   v->flags = pd__calloc(a, n ? n : 1, sizeof *v->flags);

@@ -32,6 +32,7 @@ struct pd_vocab {
   struct pd_mask_cache *mask_cache; /* masks/cache.h: made on first use, atomically */
   size_t cache_bytes;               /* its bound (pd_vocab_options); 0 = the default */
   struct pd_rule_cache *rule_cache; /* pda/rule_cache.h: made on first use, atomically */
+  size_t rule_cache_bytes;          /* its bound (pd_vocab_options); 0 = the default */
 };
 
 /* The hash of a byte string used by the index (FNV-1a, 64-bit). */

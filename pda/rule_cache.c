@@ -19,13 +19,13 @@ typedef struct pd__entry {
 struct pd_rule_cache {
   const pd_allocator *a; /* the vocab's: entries outlive the grammars that made them */
   pthread_mutex_t lock;  /* writers; readers load published slots */
-  pd__entry **slot;     /* open addressing, n_slot (a power of two) */
-  size_t n_slot, n_entries, bytes;
+  pd__entry **slot;      /* open addressing, n_slot (a power of two) */
+  size_t n_slot, n_entries, bytes, max_bytes;
 };
 
 #define PD__SLOTS 65536u /* fixed (512 KiB): a full table takes no more entries */
 
-static pd_rule_cache *pd__cache_new(const pd_allocator *a) {
+static pd_rule_cache *pd__cache_new(const pd_allocator *a, size_t max_bytes) {
   pd_rule_cache *c = pd__calloc(a, 1, sizeof *c);
   if (!c) return NULL;
   c->slot = pd__calloc(a, PD__SLOTS, sizeof *c->slot);
@@ -35,6 +35,7 @@ static pd_rule_cache *pd__cache_new(const pd_allocator *a) {
     return NULL;
   }
   c->a = a;
+  c->max_bytes = max_bytes;
   c->n_slot = PD__SLOTS;
   c->bytes = sizeof *c + PD__SLOTS * sizeof *c->slot;
   return c;
@@ -43,7 +44,9 @@ static pd_rule_cache *pd__cache_new(const pd_allocator *a) {
 pd_rule_cache *pd_rule_cache_get(pd_vocab *v) {
   pd_rule_cache *c = __atomic_load_n(&v->rule_cache, __ATOMIC_ACQUIRE);
   if (c) return c;
-  if (!(c = pd__cache_new(v->alloc))) return NULL;
+  if (!(c = pd__cache_new(v->alloc, v->rule_cache_bytes ? v->rule_cache_bytes
+                                                        : PD_RULE_CACHE_MAX_BYTES)))
+    return NULL;
   pd_rule_cache *expected = NULL;
   if (!__atomic_compare_exchange_n(&v->rule_cache, &expected, c, false, __ATOMIC_ACQ_REL,
                                    __ATOMIC_ACQUIRE)) {
@@ -225,7 +228,7 @@ void pd_rule_cache_put(pd_rule_cache *c, const pd_rule_key *k, const pd_pda_buil
                 ru->n_states * sizeof(pd_pda_state) + n_edges * sizeof(pd_pda_edge);
   const pd_allocator *a = c->a;
   pthread_mutex_lock(&c->lock);
-  size_t i = c->bytes + cost <= PD_RULE_CACHE_MAX_BYTES && 2 * (c->n_entries + 1) <= c->n_slot
+  size_t i = c->bytes + cost <= c->max_bytes && 2 * (c->n_entries + 1) <= c->n_slot
                  ? pd__find(c, k)
                  : SIZE_MAX;
   pd__entry *e = i != SIZE_MAX && !c->slot[i] ? pd__malloc(a, cost) : NULL;

@@ -8,15 +8,16 @@
  * on its body with the copied-in callees expanded and on which rules it calls,
  * so that body, written out with the called rules numbered by first appearance
  * (slots), keys the automaton; a hit copies it with the slots mapped back to
- * this grammar's rules. The cache is bounded (PD_RULE_CACHE_MAX_BYTES) and
- * safe to share between threads: entries are immutable once published. */
+ * this grammar's rules. The cache is bounded (pd_vocab_options.rule_cache_bytes;
+ * full, it keeps what it has) and safe to share between threads: entries are
+ * immutable once published. */
 #ifndef PD_PDA_RULE_CACHE_H
 #define PD_PDA_RULE_CACHE_H
 #include "base/array.h"
 #include "build.h"
 #include "ir.h"
 
-#define PD_RULE_CACHE_MAX_BYTES ((size_t)32 << 20)
+#define PD_RULE_CACHE_MAX_BYTES ((size_t)64 << 20) /* unless pd_vocab_options says */
 #define PD_RULE_KEY_MAX_WORDS 16384u /* larger bodies are built every time */
 
 typedef struct pd_rule_cache pd_rule_cache;
