@@ -209,8 +209,8 @@ bool pd_rule_cache_take(pd_rule_cache *c, const pd_rule_key *k, pd_pda_builder *
   }
   for (uint32_t s = start; s < b->states.len; s++) { /* calls sorted by callee (pda.h) */
     pd_pda_edge *x = b->edges.data + b->states.data[s].edges + b->states.data[s].n_byte;
-    for (uint32_t i = 1; i < b->states.data[s].n_call; i++)
-      for (uint32_t j = i; j && x[j - 1].arg > x[j].arg; j--) {
+    for (uint32_t m = 1; m < b->states.data[s].n_call; m++)
+      for (uint32_t j = m; j && x[j - 1].arg > x[j].arg; j--) {
         pd_pda_edge t = x[j];
         x[j] = x[j - 1], x[j - 1] = t;
       }

@@ -280,6 +280,18 @@ static pd_grammar *pdt_cached(pd_vocab *v, const char *first, const char *second
 
 static void test_rule_cache(void **state) {
   (void)state;
+  const uint8_t *t[1] = {(const uint8_t *)"a"};
+  size_t len[1] = {1};
+  pd_vocab_options o = {.rule_cache_bytes = 1}; /* full from the start: every rule built */
+  pd_vocab *full = NULL;
+  assert_int_equal(pd_vocab_from_list(t, len, NULL, 1, &o, &full, NULL), PD_OK);
+  for (int i = 0; i < 2; i++) {
+    pd_grammar *g = pdt_cached(full, i ? "b" : "a", i ? "a" : "b", 0);
+    assert_int_equal(pdt_verdict(g, "<bbb", 4), 2);
+    assert_int_equal(pdt_verdict(g, "aa!", 3), i ? 0 : 2);
+    pd_grammar_free(g);
+  }
+  pd_vocab_free(full);
   pd_vocab *v = pdr_vocab();
   assert_non_null(v);
   pd_grammar *g1 = pdt_cached(v, "a", "b", 0); /* pair calls a then b, numbered a < b */
