@@ -208,6 +208,7 @@ bool pd_rule_cache_take(pd_rule_cache *c, const pd_rule_key *k, pd_pda_builder *
     b->edges.data[b->edges.len++] = x;
   }
   for (uint32_t s = start; s < b->states.len; s++) { /* calls sorted by callee (pda.h) */
+    if (b->states.data[s].n_call < 2) continue; /* (edges may be unallocated) */
     pd_pda_edge *x = b->edges.data + b->states.data[s].edges + b->states.data[s].n_byte;
     for (uint32_t m = 1; m < b->states.data[s].n_call; m++)
       for (uint32_t j = m; j && x[j - 1].arg > x[j].arg; j--) {
