@@ -13,6 +13,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "pool.h"
 
 typedef struct pd_dec {
   const pd_allocator *a;
@@ -32,12 +33,6 @@ typedef struct pd_dec {
   float *q, *logits;
   size_t *draft_offsets, *row_offsets, *valid, *unc, *accepted;
 } pd_dec;
-
-static double pd__now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static bool pd__alloc_buffers(pd_dec *d) {
   size_t n = d->o->n_outputs, k = d->k, rows = n * (k + 1);
@@ -239,22 +234,22 @@ static pd_status pd__commit(pd_dec *d, pd_error *err) {
 /* One batch step; false when every output is done. */
 static pd_status pd__step(pd_dec *d, float *scratch, bool *more, pd_error *err) {
   pd_status st = PD_OK;
-  double t = pd__now_ns();
+  double t = pd_now_ns();
   for (size_t i = 0; d->jumper && st == PD_OK && i < d->o->n_outputs; i++)
     if (!d->done[i]) st = pd__jump(d, i, err);
-  double t1 = pd__now_ns();
+  double t1 = pd_now_ns();
   d->st.jump_ns += t1 - t;
   if (st == PD_OK) pd__draft_all(d, scratch);
   *more = st == PD_OK && d->n_active > 0;
   if (!*more) return st;
   pd_spec_result res = {d->bitmask, d->n_words, d->row_offsets, d->valid, d->unc, 0};
-  double t2 = pd__now_ns();
+  double t2 = pd_now_ns();
   st = pd_spec_fill(d->reqs, d->n_active, d->o->n_threads, &res, err);
-  double t3 = pd__now_ns();
+  double t3 = pd_now_ns();
   if (st == PD_OK) pd__score(d);
-  double t4 = pd__now_ns();
+  double t4 = pd_now_ns();
   if (st == PD_OK) st = pd__verify(d, err);
-  double t5 = pd__now_ns();
+  double t5 = pd_now_ns();
   if (st == PD_OK) st = pd__commit(d, err);
   d->st.model_ns += (t2 - t1) + (t4 - t3);
   d->st.fill_ns += t3 - t2;
@@ -289,12 +284,12 @@ pd_status pd_decode_run(const pd_grammar *g, const pd_vocab *v, const pd_ngram *
   pd_dec d = {.a = o->allocator, .v = v, .target = target, .draft = draft, .o = o, .outs = outs,
               .size = pd_vocab_size(v), .width = pd_vocab_width(v), .k = o->draft_k};
   d.n_words = (d.width + 31) / 32;
-  double t0 = pd__now_ns();
+  double t0 = pd_now_ns();
   st = pd__setup(&d, g, err);
   float *scratch = st == PD_OK ? pd__malloc(d.a, d.width * sizeof *scratch) : NULL;
   if (st == PD_OK && !scratch) st = pd__nomem(err);
   for (bool more = st == PD_OK; more;) st = pd__step(&d, scratch, &more, err);
-  d.st.total_ns = pd__now_ns() - t0;
+  d.st.total_ns = pd_now_ns() - t0;
   if (stats) *stats = d.st;
   pd__free(d.a, scratch);
   pd__free_buffers(&d);

@@ -3,7 +3,6 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <time.h>
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -57,19 +56,13 @@ unsigned pd_pool_run(unsigned n_threads, size_t n_tasks, pd_pool_task task, void
 
 #define PD__JOIN_SPIN_NS 50000 /* how long the caller waits awake for the others */
 
-static double pd__now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
 /* When the caller's share of a job is done, the others are on their last
  * tasks: waiting awake for a while saves a sleep and a wake-up, each a system
  * call (on a 2-vCPU VM they made two threads slower than one on a batch of
  * 32 requests, bench_spec). */
 static void pd__join_spin(const unsigned *busy) {
-  double end = pd__now_ns() + PD__JOIN_SPIN_NS;
-  while (__atomic_load_n(busy, __ATOMIC_ACQUIRE) && pd__now_ns() < end) {
+  double end = pd_now_ns() + PD__JOIN_SPIN_NS;
+  while (__atomic_load_n(busy, __ATOMIC_ACQUIRE) && pd_now_ns() < end) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #elif defined(__aarch64__)

@@ -9,6 +9,14 @@
 #ifndef PD_SPEC_POOL_H
 #define PD_SPEC_POOL_H
 #include <stddef.h>
+#include <time.h>
+
+/* Monotonic time in nanoseconds (the pool's join wait, the decoder's timings). */
+static inline double pd_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
 
 #define PD_POOL_MAX_THREADS 64
 
