@@ -100,6 +100,14 @@ static pd_status pd__fill_text(pd_matcher *m, uint32_t *words, size_t n_words, p
   return PD_OK;
 }
 
+/* A memoized row into the caller's: one pass over it, the copy and then the
+ * words past the vocabulary's (a row is 16 KB at 128k tokens, and writing it
+ * twice showed in the batch step, which is bound by the memory's bandwidth). */
+static void pd__copy_row(const pd_memo *mo, const uint32_t *row, uint32_t *words, size_t n_words) {
+  memcpy(words, row, mo->n_words * sizeof *words);
+  memset(words + mo->n_words, 0, (n_words - mo->n_words) * sizeof *words);
+}
+
 /* The fill; *entry (when asked) gets the memo's mask of the configuration,
  * or NULL when it is not memoized. */
 static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *all_allowed,
@@ -112,21 +120,22 @@ static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *
   if (n_words < (v->width + 31) / 32)
     return pd__fail(err, PD_ERR_ARG, "fill_bitmask: %zu words cannot hold %zu ids", n_words,
                     v->width);
-  memset(words, 0, n_words * sizeof *words);
-  if (m->terminated) return PD_OK;
   pd_masks *mk = m->g->masks;
   uint32_t key[PD_MEMO_KEY_MAX];
   size_t n_key = 0;
   uint64_t h = 0;
-  bool memo = mk && mk->memo_ok && pd_memo_key(m, key, &n_key);
+  bool memo = !m->terminated && mk && mk->memo_ok && pd_memo_key(m, key, &n_key);
   const uint32_t *found = NULL;
   if (memo) h = pd_hash_words(key, n_key), found = pd_memo_find(&mk->memo, key, n_key, h);
-  pd_status st = found ? PD_OK : pd__fill_text(m, words, n_words, err);
-  if (st != PD_OK) return st;
-  if (found)
-    memcpy(words, found, mk->memo.n_words * sizeof *words);
-  else if (memo)
-    found = pd_memo_put(&mk->memo, m->g->alloc, key, n_key, h, words);
+  if (found) {
+    pd__copy_row(&mk->memo, found, words, n_words);
+  } else {
+    memset(words, 0, n_words * sizeof *words);
+    if (m->terminated) return PD_OK;
+    pd_status st = pd__fill_text(m, words, n_words, err);
+    if (st != PD_OK) return st;
+    if (memo) found = pd_memo_put(&mk->memo, m->g->alloc, key, n_key, h, words);
+  }
   if (entry) *entry = found;
   if (all_allowed) *all_allowed = pd__all_allowed(words, v->width);
   return PD_OK;
@@ -146,10 +155,7 @@ const uint32_t *pd_masks_next(pd_matcher *m, const uint32_t *from, uint32_t toke
                               uint32_t *words, size_t n_words) {
   pd_masks *mk = m->g->masks;
   const uint32_t *to = pd_memo_next(&mk->memo, from, token);
-  if (to) {
-    memcpy(words, to, mk->memo.n_words * sizeof *words);
-    memset(words + mk->memo.n_words, 0, (n_words - mk->memo.n_words) * sizeof *words);
-  }
+  if (to) pd__copy_row(&mk->memo, to, words, n_words);
   return to;
 }
 

@@ -36,11 +36,13 @@ static inline pd_status pdt_diff_walk(pd_matcher *m, const pd_vocab *v, size_t s
   uint32_t *ids = calloc(size + 1, 4);
   pd_status st = fast && slow && ids ? PD_OK : PD_ERR_NOMEM;
   for (size_t s = 0; s < steps && st == PD_OK; s++) {
-    fast[n_words] = slow[n_words] = 0;
-    st = pd_matcher_fill_bitmask(m, fast, n_words, NULL, NULL);
+    /* a row one word wider than needed, full of garbage: the fill clears all of it */
+    memset(fast, 0xa5, (n_words + 1) * sizeof *fast);
+    st = pd_matcher_fill_bitmask(m, fast, n_words + 1, NULL, NULL);
     if (st == PD_OK) st = pdt_brute_mask(m, size, slow, n_words);
     if (st != PD_OK) break;
     d->masks++;
+    if (fast[n_words] && !d->differences++) d->first_bad_token = (uint32_t)(n_words * 32);
     size_t n = 0, n_text = 0;
     for (size_t w = 0; w < n_words; w++) {
       uint32_t x = fast[w] ^ slow[w];
