@@ -1,31 +1,73 @@
-/* pool.c - fork-join workers pulling task indices from an atomic counter. */
+/* pool.c - fork-join workers, each with a share of the task indices to run
+ * and stealing from the others' when done. */
 #include "pool.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "base/alloc.h"
 #include "base/error.h"
 
+/* Worker i owns a contiguous share of the tasks and takes them from the
+ * front; when its share is done it steals from the back of the others'. The
+ * same worker then runs the same tasks job after job (a request's matcher
+ * and mask rows stay in its core's cache: on a batch of 160 rows of 16 KB,
+ * 2.5 MB, a shared counter that scattered the requests made two threads no
+ * faster than one, bench_spec), and a worker that wakes late or a slow task
+ * still leaves no one idle. A share is one word, lo | hi << 32, changed by
+ * compare-and-swap; shares sit on cache lines of their own. */
+typedef struct pd_pool_share {
+  _Alignas(64) _Atomic uint64_t span;
+} pd_pool_share;
+
 typedef struct pd_pool_job {
-  atomic_size_t next;
-  size_t n_tasks;
+  unsigned n_shares;
   pd_pool_task task;
   void *ctx;
+  pd_pool_share share[PD_POOL_MAX_THREADS];
 } pd_pool_job;
+
+#define PD__NONE UINT64_MAX
+
+/* Takes the first (front) or last task of a share; PD__NONE when it is empty. */
+static uint64_t pd__take(pd_pool_share *sh, bool front) {
+  uint64_t v = atomic_load_explicit(&sh->span, memory_order_relaxed);
+  for (;;) {
+    uint64_t lo = v & 0xffffffffu, hi = v >> 32;
+    if (lo >= hi) return PD__NONE;
+    uint64_t next = front ? (lo + 1) | hi << 32 : lo | (hi - 1) << 32;
+    if (atomic_compare_exchange_weak_explicit(&sh->span, &v, next, memory_order_relaxed,
+                                              memory_order_relaxed))
+      return front ? lo : hi - 1;
+  }
+}
+
+#define PD__MAX_SHARED 0xffffffffu /* tasks a share can count; more run on the caller */
+
+/* Splits n_tasks (at most PD__MAX_SHARED) into n_shares contiguous shares. */
+static void pd__pool_init(pd_pool_job *job, unsigned n_shares, size_t n_tasks, pd_pool_task task,
+                          void *ctx) {
+  job->n_shares = n_shares ? n_shares : 1, job->task = task, job->ctx = ctx;
+  for (unsigned i = 0; i < job->n_shares; i++) {
+    uint64_t lo = n_tasks * i / job->n_shares, hi = n_tasks * (i + 1) / job->n_shares;
+    atomic_init(&job->share[i].span, lo | hi << 32);
+  }
+}
+
+static void pd__pool_drain(pd_pool_job *job, unsigned worker) {
+  uint64_t i;
+  for (unsigned k = 0; k < job->n_shares; k++) {
+    pd_pool_share *sh = &job->share[(worker + k) % job->n_shares];
+    while ((i = pd__take(sh, k == 0)) != PD__NONE) job->task(job->ctx, (size_t)i, worker);
+  }
+}
 
 typedef struct pd_pool_worker {
   pd_pool_job *job;
   unsigned id;
 } pd_pool_worker;
-
-static void pd__pool_drain(pd_pool_job *job, unsigned worker) {
-  for (;;) {
-    size_t i = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
-    if (i >= job->n_tasks) return;
-    job->task(job->ctx, i, worker);
-  }
-}
 
 static void *pd__pool_main(void *arg) {
   pd_pool_worker *w = arg;
@@ -33,12 +75,18 @@ static void *pd__pool_main(void *arg) {
   return NULL;
 }
 
+static unsigned pd__pool_serial(size_t n_tasks, pd_pool_task task, void *ctx) {
+  for (size_t i = 0; i < n_tasks; i++) task(ctx, i, 0);
+  return 1;
+}
+
 unsigned pd_pool_run(unsigned n_threads, size_t n_tasks, pd_pool_task task, void *ctx) {
-  pd_pool_job job = {.n_tasks = n_tasks, .task = task, .ctx = ctx};
-  atomic_init(&job.next, 0);
+  if (n_tasks > PD__MAX_SHARED) return pd__pool_serial(n_tasks, task, ctx);
   unsigned want = n_threads ? n_threads : 1;
   if (want > PD_POOL_MAX_THREADS) want = PD_POOL_MAX_THREADS;
   if (want > n_tasks) want = n_tasks ? (unsigned)n_tasks : 1;
+  pd_pool_job job;
+  pd__pool_init(&job, want, n_tasks, task, ctx);
   pthread_t threads[PD_POOL_MAX_THREADS];
   pd_pool_worker workers[PD_POOL_MAX_THREADS];
   unsigned started = 0;
@@ -150,8 +198,9 @@ void pd_workers_free(pd_workers *w) {
 unsigned pd_workers_count(const pd_workers *w) { return w ? w->n + 1 : 1; }
 
 unsigned pd_pool_run_on(struct pd_workers *w, size_t n_tasks, pd_pool_task task, void *ctx) {
-  pd_pool_job job = {.n_tasks = n_tasks, .task = task, .ctx = ctx};
-  atomic_init(&job.next, 0);
+  if (n_tasks > PD__MAX_SHARED) return pd__pool_serial(n_tasks, task, ctx);
+  pd_pool_job job;
+  pd__pool_init(&job, n_tasks < w->n + 1 ? (unsigned)n_tasks : w->n + 1, n_tasks, task, ctx);
   if (!w->n || n_tasks < 2) { /* nothing to share: no wake-ups */
     pd__pool_drain(&job, 0);
     return 1;

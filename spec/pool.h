@@ -1,10 +1,10 @@
 /* pool.h - fork-join worker pool over pthreads (internal).
  *
  * pd_pool_run hands task indices 0..n_tasks-1 to up to n_threads workers (the
- * calling thread is one of them) and returns when every task is done. Tasks
- * are taken from a shared counter, so which worker runs which task varies;
- * callers make output deterministic by having task i write only its own
- * slots. It never fails: when a thread cannot be started, the workers already
+ * calling thread is one of them) and returns when every task is done. Each
+ * worker has a contiguous share of the indices and, when done, steals from
+ * the others', so which worker runs which task varies; callers make output
+ * deterministic by having task i write only its own slots. It never fails: when a thread cannot be started, the workers already
  * running (at least the caller) do the remaining tasks. No allocation. */
 #ifndef PD_SPEC_POOL_H
 #define PD_SPEC_POOL_H

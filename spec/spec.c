@@ -112,8 +112,7 @@ static pd_status pd__fill_request(const pd_spec_request *r, uint32_t *rows, size
   return pd__fill_matched(r, o, rows, n_words, valid, err);
 }
 
-/* The first failure each worker saw (its lowest request: a worker takes
- * requests in increasing order). */
+/* The failure of the lowest request each worker ran. */
 typedef struct pd_fill_failure {
   size_t req;
   pd_status st;

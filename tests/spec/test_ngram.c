@@ -137,25 +137,62 @@ static void test_random_corpus_distributions(void **state) {
 }
 
 typedef struct pdt_pool_ctx {
+  _Atomic unsigned runs[1000];    /* times each task ran */
   unsigned long out[1000];
+  unsigned most_workers;          /* worker ids seen must stay below it */
+  _Atomic unsigned bad_worker;
 } pdt_pool_ctx;
 
+/* Uneven tasks (every 7th is slow) so that workers finish their shares at
+ * different times and steal from each other. */
 static void pdt__square(void *ctx, size_t i, unsigned worker) {
-  (void)worker;
-  ((pdt_pool_ctx *)ctx)->out[i] = (unsigned long)i * i + 1;
+  pdt_pool_ctx *c = ctx;
+  if (worker >= c->most_workers) c->bad_worker++;
+  volatile unsigned long spin = 0;
+  for (unsigned k = 0; k < (i % 7 ? 10u : 20000u); k++) spin += k;
+  c->out[i] = (unsigned long)i * i + 1;
+  c->runs[i]++;
+}
+
+static void pdt__pool_check(pdt_pool_ctx *c, size_t n) {
+  assert_int_equal(c->bad_worker, 0);
+  for (size_t i = 0; i < n; i++) {
+    assert_int_equal(c->runs[i], 1);
+    assert_int_equal(c->out[i], i * i + 1);
+  }
 }
 
 static void test_pool_runs_every_task_once(void **state) {
   (void)state;
   static pdt_pool_ctx c;
-  for (unsigned threads = 0; threads <= 4; threads++) {
-    memset(&c, 0, sizeof c);
-    unsigned used = pd_pool_run(threads, 1000, pdt__square, &c);
-    assert_true(used >= 1 && used <= (threads ? threads : 1));
-    for (size_t i = 0; i < 1000; i++) assert_int_equal(c.out[i], i * i + 1);
-  }
+  for (unsigned threads = 0; threads <= 4; threads++)
+    for (size_t n = 1; n <= 1000; n = n * 3 + 1) {
+      memset(&c, 0, sizeof c);
+      c.most_workers = threads ? threads : 1;
+      unsigned used = pd_pool_run(threads, n, pdt__square, &c);
+      assert_true(used >= 1 && used <= c.most_workers && used <= n);
+      pdt__pool_check(&c, n);
+    }
   assert_int_equal(pd_pool_run(8, 0, pdt__square, &c), 1);
   assert_int_equal(pd_pool_run(8, 2, pdt__square, &c), 2);
+}
+
+/* The same on kept threads, job after job on the same workers. */
+static void test_pool_kept_runs_every_task_once(void **state) {
+  (void)state;
+  static pdt_pool_ctx c;
+  for (unsigned threads = 1; threads <= 4; threads++) {
+    pd_workers *w = NULL;
+    assert_int_equal(pd_workers_new(threads, &w, NULL), PD_OK);
+    for (int job = 0; job < 20; job++) {
+      size_t n = (size_t)(job * 53) % 1000 + 1;
+      memset(&c, 0, sizeof c);
+      c.most_workers = pd_workers_count(w);
+      assert_int_equal(pd_pool_run_on(w, n, pdt__square, &c), n < 2 ? 1 : pd_workers_count(w));
+      pdt__pool_check(&c, n);
+    }
+    pd_workers_free(w);
+  }
 }
 
 int main(void) {
@@ -167,6 +204,7 @@ int main(void) {
       cmocka_unit_test(test_allocation_failures),
       cmocka_unit_test(test_random_corpus_distributions),
       cmocka_unit_test(test_pool_runs_every_task_once),
+      cmocka_unit_test(test_pool_kept_runs_every_task_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
