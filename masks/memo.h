@@ -18,10 +18,9 @@
  * speculative fill follows them instead of accepting each draft and keying
  * each row (spec/spec.c).
  *
- * The memo belongs to a grammar (shared by its matchers and threads: a mutex
- * guards the table; entries are never changed or evicted once stored, so a
- * copy of a found mask is taken outside the lock). It stops storing at
- * max_bytes.
+ * The memo belongs to a grammar and is shared by its matchers and threads:
+ * stores take a mutex, lookups take none (memo.c), and entries are never
+ * changed or evicted once stored. It stops storing at max_bytes.
  */
 #ifndef PD_MASKS_MEMO_H
 #define PD_MASKS_MEMO_H
