@@ -75,6 +75,8 @@ static void *pd__pool_main(void *arg) {
   return NULL;
 }
 
+/* One worker, the caller: no shares, no atomics (a fill of one request is
+ * about 100 ns when its mask is memoized). */
 static unsigned pd__pool_serial(size_t n_tasks, pd_pool_task task, void *ctx) {
   for (size_t i = 0; i < n_tasks; i++) task(ctx, i, 0);
   return 1;
@@ -85,6 +87,7 @@ unsigned pd_pool_run(unsigned n_threads, size_t n_tasks, pd_pool_task task, void
   unsigned want = n_threads ? n_threads : 1;
   if (want > PD_POOL_MAX_THREADS) want = PD_POOL_MAX_THREADS;
   if (want > n_tasks) want = n_tasks ? (unsigned)n_tasks : 1;
+  if (want == 1) return pd__pool_serial(n_tasks, task, ctx);
   pd_pool_job job;
   pd__pool_init(&job, want, n_tasks, task, ctx);
   pthread_t threads[PD_POOL_MAX_THREADS];
@@ -198,13 +201,10 @@ void pd_workers_free(pd_workers *w) {
 unsigned pd_workers_count(const pd_workers *w) { return w ? w->n + 1 : 1; }
 
 unsigned pd_pool_run_on(struct pd_workers *w, size_t n_tasks, pd_pool_task task, void *ctx) {
-  if (n_tasks > PD__MAX_SHARED) return pd__pool_serial(n_tasks, task, ctx);
+  /* nothing to share: no wake-ups */
+  if (n_tasks > PD__MAX_SHARED || !w->n || n_tasks < 2) return pd__pool_serial(n_tasks, task, ctx);
   pd_pool_job job;
   pd__pool_init(&job, n_tasks < w->n + 1 ? (unsigned)n_tasks : w->n + 1, n_tasks, task, ctx);
-  if (!w->n || n_tasks < 2) { /* nothing to share: no wake-ups */
-    pd__pool_drain(&job, 0);
-    return 1;
-  }
   pthread_mutex_lock(&w->lock);
   w->job = &job;
   w->busy = w->n;
