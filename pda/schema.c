@@ -1000,9 +1000,11 @@ static pd_status pd__check_refused(pd_sc *sc, const pd_sc_conj *c) {
   return PD_OK;
 }
 
-/* Whether the scalar value v satisfies sibling keyword name = x, when that
- * is decided here (string lengths, numeric bounds); *known false otherwise. */
-static bool pd__value_meets(pd_sc *sc, uint32_t v, const char *name, uint32_t x, bool *known) {
+/* Whether the scalar value v satisfies sibling keyword name = x (*ok), when
+ * that is decided here (string lengths, patterns and formats, numeric
+ * bounds); *known false otherwise. */
+static pd_status pd__value_meets(pd_sc *sc, uint32_t v, const char *name, uint32_t x, bool *known,
+                                 bool *ok) {
   const pd_json_node *n = pd_json_at(&sc->doc, v);
   uint32_t bound;
   *known = true;
@@ -1011,24 +1013,27 @@ static bool pd__value_meets(pd_sc *sc, uint32_t v, const char *name, uint32_t x,
     const char *t = pd_json_str(&sc->doc, v);
     uint64_t cps = 0; /* code points: bytes that do not continue a sequence */
     for (uint32_t i = 0; i < n->n; i++) cps += ((uint8_t)t[i] & 0xC0) != 0x80;
-    return name[1] == 'i' ? cps >= bound : cps <= bound;
+    *ok = name[1] == 'i' ? cps >= bound : cps <= bound;
+    return PD_OK;
   }
+  if (n->kind == PD_JSON_STRING)
+    return pd_sc_string_meets(sc, name, x, pd_json_str(&sc->doc, v), n->n, known, ok);
   if (n->kind == PD_JSON_NUMBER && pd_json_at(&sc->doc, x)->kind == PD_JSON_NUMBER) {
     int cmp = pd_sc_value_cmp(sc, v, x);
-    if (strcmp(name, "minimum") == 0) return cmp >= 0;
-    if (strcmp(name, "maximum") == 0) return cmp <= 0;
-    if (strcmp(name, "exclusiveMinimum") == 0) return cmp > 0;
-    if (strcmp(name, "exclusiveMaximum") == 0) return cmp < 0;
+    if (strcmp(name, "minimum") == 0) return *ok = cmp >= 0, PD_OK;
+    if (strcmp(name, "maximum") == 0) return *ok = cmp <= 0, PD_OK;
+    if (strcmp(name, "exclusiveMinimum") == 0) return *ok = cmp > 0, PD_OK;
+    if (strcmp(name, "exclusiveMaximum") == 0) return *ok = cmp < 0, PD_OK;
   }
-  *known = false;
-  return false;
+  *known = *ok = false;
+  return PD_OK;
 }
 
-/* Whether value v (of type bit t) meets every sibling assertion on its type;
- * *refuse = the first one not decided here (PD_JSON_NONE when all are). */
-static bool pd__value_meets_all(pd_sc *sc, const pd_sc_conj *c, uint32_t v, uint32_t t,
-                                uint32_t *refuse) {
-  bool ok = true;
+/* Whether value v (of type bit t) meets every sibling assertion on its type
+ * (*ok); *refuse = the first one not decided here (PD_JSON_NONE when all are). */
+static pd_status pd__value_meets_all(pd_sc *sc, const pd_sc_conj *c, uint32_t v, uint32_t t,
+                                     bool *ok, uint32_t *refuse) {
+  *ok = true;
   *refuse = PD_JSON_NONE;
   for (size_t i = 0; i < c->n; i++) {
     uint32_t s = pd_sc_member(sc, c, i);
@@ -1037,15 +1042,18 @@ static bool pd__value_meets_all(pd_sc *sc, const pd_sc_conj *c, uint32_t v, uint
       const pd__kw *kw = pd__kw_find(name);
       if (!kw || kw->how == PD__KW_ANNOTATION || kw->types == PD_SC_ALL || !(kw->types & t))
         continue;
-      bool known;
-      ok = pd__value_meets(sc, v, name, pd_json_mval(&sc->doc, s, k), &known) && ok;
+      bool known, meets;
+      pd_status st = pd__value_meets(sc, v, name, pd_json_mval(&sc->doc, s, k), &known, &meets);
+      if (st) return st;
       if (!known) {
         *refuse = pd_json_mval(&sc->doc, s, k);
-        return false;
+        *ok = false;
+        return PD_OK;
       }
+      *ok = *ok && meets;
     }
   }
-  return ok;
+  return PD_OK;
 }
 
 /* const / enum: the listed values every member allows, of allowed types. */
@@ -1068,10 +1076,11 @@ static pd_status pd__enum(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32
     }
     if (!ok) continue;
     uint32_t sib;
-    if (!pd__value_meets_all(sc, c, v, t, &sib)) {
+    pd_status st = pd__value_meets_all(sc, c, v, t, &ok, &sib);
+    if (st) return st;
+    if (!ok) {
       if (sib == PD_JSON_NONE) continue; /* a sibling rejects it */
-      pd_status st = pd_sc_unsupported(sc, sib, "enum", "const/enum with sibling assertions");
-      if (st) return st;
+      if ((st = pd_sc_unsupported(sc, sib, "enum", "const/enum with sibling assertions"))) return st;
     }
     acc = pd_ir_alt2(&sc->ir, acc, pd_sc_literal(sc, v, depth));
   }

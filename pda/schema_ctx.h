@@ -203,6 +203,10 @@ pd_status pd_sc_pattern_key(pd_sc *sc, uint32_t pattern, uint32_t *node);
 /* Whether the pattern matches the decoded string s[0..n) (lenient-dropped
  * patterns report no match). */
 pd_status pd_sc_pattern_test(pd_sc *sc, uint32_t pattern, const char *s, size_t n, bool *match);
+/* Whether the string s[0..n) meets the string keyword name = x, when that is
+ * decided here ("pattern", and a "format" with a regex): *known, *match. */
+pd_status pd_sc_string_meets(pd_sc *sc, const char *name, uint32_t x, const char *s, size_t n,
+                             bool *known, bool *match);
 
 /* ---- schema_number.c */
 uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v);

@@ -430,10 +430,19 @@ static pd_status pd__pattern_run(pd_sc *sc, pd_ir *ir, const char *s, size_t n, 
   return PD_OK;
 }
 
+/* Runs node, the whole of ir's language, over s. */
+static pd_status pd__regex_run(pd_sc *sc, pd_ir *ir, uint32_t node, const char *s, size_t n,
+                               bool *match) {
+  uint32_t root = pd_ir_rule_named(ir, "root", 4);
+  pd_ir_rule_define(ir, root, node);
+  ir->root = root;
+  return ir->oom ? pd__nomem(sc->err) : pd__pattern_run(sc, ir, s, n, match);
+}
+
 pd_status pd_sc_pattern_test(pd_sc *sc, uint32_t pattern, const char *s, size_t n, bool *match) {
   pd_ir ir;
   pd_ir_init(&ir, sc->ir.alloc);
-  uint32_t node, root;
+  uint32_t node;
   pd_error e;
   pd_status st = pd_regex_to_ir(&ir, pd_json_str(&sc->doc, pattern),
                                 pd_json_at(&sc->doc, pattern)->n, NULL, true, &sc->opts, &node, &e);
@@ -443,12 +452,32 @@ pd_status pd_sc_pattern_test(pd_sc *sc, uint32_t pattern, const char *s, size_t 
     st = pd_sc_unsupported(sc, pattern, "patternProperties", e.message), *match = false;
   else if (st)
     st = pd_sc_fail(sc, st, pattern, "pattern: %s", e.message);
-  else {
-    root = pd_ir_rule_named(&ir, "root", 4);
-    pd_ir_rule_define(&ir, root, node);
-    ir.root = root;
-    st = ir.oom ? pd__nomem(sc->err) : pd__pattern_run(sc, &ir, s, n, match);
-  }
+  else
+    st = pd__regex_run(sc, &ir, node, s, n, match);
+  pd_ir_free(&ir);
+  return st;
+}
+
+pd_status pd_sc_string_meets(pd_sc *sc, const char *name, uint32_t x, const char *s, size_t n,
+                             bool *known, bool *match) {
+  bool search = strcmp(name, "pattern") == 0, refused;
+  *known = *match = false;
+  if (!search && strcmp(name, "format") != 0) return PD_OK;
+  if (pd_json_at(&sc->doc, x)->kind != PD_JSON_STRING) return PD_OK;
+  const char *re = search ? pd_json_str(&sc->doc, x) : pd__format_regex(sc, x, &refused);
+  if (!re || (!search && !*re)) return PD_OK; /* a format without a regex (hostname: built) */
+  pd_ir ir;
+  pd_ir_init(&ir, sc->ir.alloc);
+  uint32_t node;
+  pd_error e;
+  pd_status st = pd_regex_to_ir(&ir, re, search ? pd_json_at(&sc->doc, x)->n : strlen(re), NULL,
+                                search, &sc->opts, &node, &e);
+  if (st == PD_ERR_NOMEM)
+    st = pd__nomem(sc->err);
+  else if (st)
+    st = PD_OK; /* a pattern the front end refuses: not decided here */
+  else if ((st = pd__regex_run(sc, &ir, node, s, n, match)) == PD_OK)
+    *known = true;
   pd_ir_free(&ir);
   return st;
 }
