@@ -642,28 +642,78 @@ static size_t pd__conjuncts(pd_sc *sc, uint32_t s, uint32_t *out, size_t n, size
   return n;
 }
 
-/* Two schema objects share no instance of the types in common. */
-static bool pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t common) {
+/* A finite value set and a schema whose strings all match a pattern (or a
+ * format's regex) share no string: each string value fails it. */
+static pd_status pd__values_miss(pd_sc *sc, uint32_t vals, bool single, uint32_t b, bool *miss) {
+  static const char *const kws[] = {"pattern", "format"};
+  *miss = false;
+  for (int k = 0; k < 2 && !*miss; k++) {
+    uint32_t x = pd_json_get(&sc->doc, b, kws[k]);
+    if (x == PD_JSON_NONE) continue;
+    bool all_fail = true;
+    uint32_t n = single ? 1 : pd_json_len(&sc->doc, vals);
+    for (uint32_t i = 0; i < n && all_fail; i++) {
+      uint32_t v = single ? vals : pd_json_elem(&sc->doc, vals, i);
+      if (pd_json_at(&sc->doc, v)->kind != PD_JSON_STRING) continue;
+      bool known, match;
+      pd_status st = pd_sc_string_meets(sc, kws[k], x, pd_json_str(&sc->doc, v),
+                                        pd_json_at(&sc->doc, v)->n, &known, &match);
+      if (st) return st;
+      all_fail = known && !match;
+    }
+    *miss = all_fail;
+  }
+  return PD_OK;
+}
+
+/* Strings of a and b (the only type in common) differ: a's values miss b's
+ * pattern or the other way round, or no string matches both patterns. */
+static pd_status pd__strings_disjoint(pd_sc *sc, uint32_t a, uint32_t b, bool *yes) {
   bool sa, sb;
   uint32_t xa = pd__values(sc, a, &sa), xb = pd__values(sc, b, &sb);
+  pd_status st = PD_OK;
+  *yes = false;
+  if (xa != PD_JSON_NONE) st = pd__values_miss(sc, xa, sa, b, yes);
+  if (!st && !*yes && xb != PD_JSON_NONE) st = pd__values_miss(sc, xb, sb, a, yes);
+  uint32_t pa = pd_json_get(&sc->doc, a, "pattern"), pb = pd_json_get(&sc->doc, b, "pattern");
+  if (!st && !*yes && pa != PD_JSON_NONE && pb != PD_JSON_NONE) {
+    bool known, meet;
+    st = pd_sc_patterns_meet(sc, pa, pb, &known, &meet);
+    *yes = known && !meet;
+  }
+  return st;
+}
+
+/* Two schema objects share no instance of the types in common. */
+static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t common,
+                                    bool *yes) {
+  bool sa, sb;
+  uint32_t xa = pd__values(sc, a, &sa), xb = pd__values(sc, b, &sb);
+  *yes = true;
   if (xa != PD_JSON_NONE && xb != PD_JSON_NONE && pd__values_disjoint(sc, xa, sa, xb, sb))
-    return true;
-  return common == PD_SC_OBJ && (pd__discriminated(sc, a, b) || pd__required_forbidden(sc, a, b) ||
+    return PD_OK;
+  if (common == PD_SC_STR) return pd__strings_disjoint(sc, a, b, yes);
+  *yes = common == PD_SC_OBJ && (pd__discriminated(sc, a, b) || pd__required_forbidden(sc, a, b) ||
                                  pd__required_forbidden(sc, b, a));
+  return PD_OK;
 }
 
 /* No instance of the allowed types satisfies both branch schemas a and b
  * (sound tests only: types, const/enum values, discriminating properties, a
- * required key the other forbids; each on any pair of implied schemas). */
-static bool pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types) {
+ * required key the other forbids, string values or patterns that miss each
+ * other; each on any pair of implied schemas). */
+static pd_status pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, bool *yes) {
   uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
-  if (!common) return true;
+  *yes = !common;
+  if (*yes) return PD_OK;
   uint32_t ca[16], cb[16];
   size_t na = pd__conjuncts(sc, a, ca, 0, 16), nb = pd__conjuncts(sc, b, cb, 0, 16);
   for (size_t i = 0; i < na; i++)
-    for (size_t j = 0; j < nb; j++)
-      if (pd__basic_disjoint(sc, ca[i], cb[j], common)) return true;
-  return false;
+    for (size_t j = 0; j < nb; j++) {
+      pd_status st = pd__basic_disjoint(sc, ca[i], cb[j], common, yes);
+      if (st || *yes) return st;
+    }
+  return PD_OK;
 }
 
 /* Keys of a schema object other than annotations. */
@@ -798,16 +848,20 @@ static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t a
                             uint32_t *node) {
   uint32_t n = pd_json_len(&sc->doc, arr);
   for (uint32_t a = 0; a < n; a++)
-    for (uint32_t b = a + 1; b < n; b++)
-      if (!pd__disjoint(sc, pd_json_elem(&sc->doc, arr, a), pd_json_elem(&sc->doc, arr, b),
-                        c->types)) {
+    for (uint32_t b = a + 1; b < n; b++) {
+      bool disjoint;
+      pd_status st = pd__disjoint(sc, pd_json_elem(&sc->doc, arr, a),
+                                  pd_json_elem(&sc->doc, arr, b), c->types, &disjoint);
+      if (st) return st;
+      if (!disjoint) {
         bool ok;
-        pd_status st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok);
+        st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok);
         if (st || ok) return st;
         st = pd_sc_unsupported(sc, arr, "oneOf", "branches not provably disjoint");
         if (st) return st;
         return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node); /* lenient: as anyOf */
       }
+    }
   return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node);
 }
 

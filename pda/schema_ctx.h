@@ -207,6 +207,9 @@ pd_status pd_sc_pattern_test(pd_sc *sc, uint32_t pattern, const char *s, size_t 
  * decided here ("pattern", and a "format" with a regex): *known, *match. */
 pd_status pd_sc_string_meets(pd_sc *sc, const char *name, uint32_t x, const char *s, size_t n,
                              bool *known, bool *match);
+/* Whether some string matches both patterns pa and pb (search semantics):
+ * *known when decided (an automaton of both), *meet. */
+pd_status pd_sc_patterns_meet(pd_sc *sc, uint32_t pa, uint32_t pb, bool *known, bool *meet);
 
 /* ---- schema_number.c */
 uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v);

@@ -482,6 +482,24 @@ pd_status pd_sc_string_meets(pd_sc *sc, const char *name, uint32_t x, const char
   return st;
 }
 
+pd_status pd_sc_patterns_meet(pd_sc *sc, uint32_t pa, uint32_t pb, bool *known, bool *meet) {
+  *known = *meet = false;
+  if (pd_json_at(&sc->doc, pa)->kind != PD_JSON_STRING ||
+      pd_json_at(&sc->doc, pb)->kind != PD_JSON_STRING)
+    return PD_OK;
+  const char *pats[2] = {pd_json_str(&sc->doc, pa), pd_json_str(&sc->doc, pb)};
+  size_t lens[2] = {pd_json_at(&sc->doc, pa)->n, pd_json_at(&sc->doc, pb)->n};
+  pd_regex_dfa d;
+  pd_error e;
+  pd_status st = pd_regex_dfa_build(pats, lens, 2, NULL, NULL, 0, &sc->opts, sc->ir.alloc, &d, &e);
+  if (st == PD_ERR_NOMEM) return pd__nomem(sc->err);
+  if (st) return PD_OK; /* refused or too large: not decided */
+  *known = true; /* every state is reachable: one labeled with both reads a common match */
+  for (uint32_t q = 0; q < d.n_states && !*meet; q++) *meet = (d.label[q] & 3u) == 3u;
+  pd_regex_dfa_free(&d);
+  return PD_OK;
+}
+
 /* Collects the one pattern / format regex of the conj (more than one distinct
  * is refused: regular languages cannot be intersected here). */
 static pd_status pd__string_regex(pd_sc *sc, const pd_sc_conj *c, uint32_t *at, bool *search) {

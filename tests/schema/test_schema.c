@@ -278,6 +278,7 @@ static void test_dependent_schemas(void **state) {
 }
 
 static void pdt_refused_any(const char *schema);
+static void pdt_refused(const char *schema, pd_status code, const char *what);
 
 static void test_enum_const(void **state) {
   (void)state;
@@ -452,6 +453,29 @@ static void test_combinators_refs(void **state) {
   ACCEPT(closed, "{\"graph\":1}");
   ACCEPT(closed, "{\"graphs\":1,\"x\":2}");
   REJECT(closed, "{\"x\":2}");
+  /* string branches: patterns no string matches both of, values missing a pattern or format */
+  const char *pats = "{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":"
+                     "\"^-?\\\\d+/\\\\d+$\"},{\"type\":\"string\",\"pattern\":\"^0x[0-9a-f]+$\"},"
+                     "{\"$ref\":\"#/$defs/e\"}],\"$defs\":{\"e\":{\"enum\":[\"text\",\"0x\",\"x/1\"]}}}";
+  ACCEPT(pats, "\"-3/4\"");
+  ACCEPT(pats, "\"0x1f\"");
+  ACCEPT(pats, "7");
+  ACCEPT(pats, "\"text\"");
+  ACCEPT(pats, "\"0x\""); /* "^0x[0-9a-f]+$" needs a digit */
+  REJECT(pats, "\"0xg\"");
+  REJECT(pats, "\"3/\"");
+  const char *fmt = "{\"oneOf\":[{\"type\":\"string\",\"format\":\"date\"},"
+                    "{\"enum\":[\"today\",\"x\"]}]}";
+  ACCEPT(fmt, "\"2020-01-31\"");
+  ACCEPT(fmt, "\"today\"");
+  REJECT(fmt, "\"2020-01-32\"");
+  /* a value in both, patterns a string meets together: still refused */
+  pdt_refused("{\"oneOf\":[{\"type\":\"string\",\"format\":\"date\"},"
+              "{\"enum\":[\"2020-01-31\"]}]}", PD_ERR_UNSUPPORTED, "oneOf");
+  pdt_refused("{\"oneOf\":[{\"type\":\"string\",\"pattern\":\"^a\"},{\"type\":\"string\","
+              "\"pattern\":\"b$\"}]}", PD_ERR_UNSUPPORTED, "oneOf");
+  pdt_refused("{\"oneOf\":[{\"type\":\"string\",\"pattern\":\"^x/\"},"
+              "{\"enum\":[\"text\",\"x/1\"]}]}", PD_ERR_UNSUPPORTED, "oneOf");
   ACCEPT("{\"not\":{\"not\":{\"type\":\"string\"}}}", "\"s\"");
   REJECT("{\"not\":{\"not\":{\"type\":\"string\"}}}", "1");
   ACCEPT("{\"not\":{\"type\":\"string\"}}", "1");
