@@ -4,7 +4,8 @@
  *   inline.c  picks the small non-recursive rules that are copied into their callers
  *   nfa.c     one rule body -> Thompson NFA with epsilon edges (UTF-8 -> byte ranges)
  *   nfa_tails.c merges the NFA's copies that end alike, before determinization
- *   nfa_diff.c a difference of two byte-level expressions, as a product automaton
+ *   nfa_diff.c a difference of two byte-level expressions, or one cut to a count of
+ *             units, as a product automaton
  *   sets.c    the interned NFA-state sets of both subset constructions
  *   dfa.c     NFA -> deterministic automaton by subset construction, appended to the
  *             growing state/edge arrays of the whole grammar
@@ -40,6 +41,10 @@ typedef struct pd_nfa {
    * that finished automaton instead of expanding the body again (may be NULL) */
   const struct pd_pda_builder *built;
   const uint8_t *ready;
+  /* an operand of a count (nfa_diff.c): every reference is copied in, since
+   * the product reads bytes only (the regex front end shares parts of a
+   * pattern through rules of its own); a cycle ends at the nesting bound */
+  bool copy_all;
 } pd_nfa;
 
 /* The automata of the whole grammar while they are built. */
@@ -89,6 +94,9 @@ void pd_pda_nfa_free(pd_nfa *nfa);
  * state in; *out gets its exit (nfa_diff.c). */
 pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
                           uint32_t *out, pd_error *err);
+/* The same for L(a) cut to min..max units, b = u{min,max} (nfa_diff.c). */
+pd_status pd_pda_nfa_and(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
+                         uint32_t *out, pd_error *err);
 
 /* Merges states of nfa with the same right language (nfa_tails.c). */
 pd_status pd_pda_nfa_merge_tails(pd_nfa *nfa, pd_error *err);

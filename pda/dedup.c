@@ -35,6 +35,7 @@ bool pd_ir_same(const pd_ir *w, uint32_t a, uint32_t b, const pd_ir_eq *eq, int 
       return true;
     case PD_IR_REPEAT: return x->off == y->off && pd_ir_same(w, x->a, y->a, eq, depth + 1);
     case PD_IR_DIFF:
+    case PD_IR_AND:
       return pd_ir_same(w, x->a, y->a, eq, depth + 1) &&
              pd_ir_same(w, x->off, y->off, eq, depth + 1);
     case PD_IR_REF: return pd__rule_of(eq->rep, x->a) == pd__rule_of(eq->rep, y->a);
@@ -80,6 +81,7 @@ static uint64_t pd__hash(const pd_ir *w, uint32_t i, const uint32_t *rep, uint64
       fixed = done[x->a] == PD__FIXED;
       break;
     case PD_IR_DIFF:
+    case PD_IR_AND:
       h = pd__mix(pd__mix(h, pd__hash(w, x->a, rep, hash, done, round, depth + 1)),
                   pd__hash(w, x->off, rep, hash, done, round, depth + 1));
       fixed = done[x->a] == PD__FIXED && done[x->off] == PD__FIXED;

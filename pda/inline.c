@@ -41,6 +41,7 @@ static uint32_t pd__weight(const pd_ir *w, const uint32_t *inl, uint32_t node, i
       for (uint32_t i = 0; i < nd->n && sum <= PD_PDA_INLINE_RULE; i++)
         sum += pd__weight(w, inl, w->kids.data[nd->off + i], depth + 1);
       return sum;
+    case PD_IR_AND: return PD__HEAVY; /* a product of a counter: built once, called */
     case PD_IR_DIFF: {
       uint32_t x = pd__weight(w, inl, nd->a, depth + 1), y = pd__weight(w, inl, nd->off, depth + 1);
       return x > PD_PDA_INLINE_RULE || y > PD_PDA_INLINE_RULE ? PD__HEAVY : x + y;

@@ -253,6 +253,16 @@ uint32_t pd_ir_diff(pd_ir *ir, uint32_t a, uint32_t b) {
   return pd__node(ir, (pd_ir_node){.kind = PD_IR_DIFF, .a = a, .off = b});
 }
 
+uint32_t pd_ir_and_count(pd_ir *ir, uint32_t a, uint32_t u, uint32_t min, uint32_t max) {
+  uint32_t b = pd_ir_repeat(ir, u, min, max);
+  if (a == PD_IR_NONE || b == PD_IR_NONE) {
+    ir->oom = true;
+    return PD_IR_NONE;
+  }
+  if (pd_ir_at(ir, a)->kind == PD_IR_NOTHING || min > max) return pd_ir_nothing(ir);
+  return pd__node(ir, (pd_ir_node){.kind = PD_IR_AND, .a = a, .off = b});
+}
+
 uint32_t pd_ir_token(pd_ir *ir, uint32_t token_id, bool negated) {
   return pd__node(ir, (pd_ir_node){.kind = PD_IR_TOKEN, .negated = negated, .a = token_id});
 }
@@ -339,9 +349,10 @@ static void pd__dump_node(const pd_ir *ir, pd__out *o, uint32_t id, int depth) {
       break;
     case PD_IR_TOKEN: pd__putf_u(o, n->negated ? "!<[%u]>" : "<[%u]>", n->a); break;
     case PD_IR_DIFF:
+    case PD_IR_AND:
       pd__puts(o, "(");
       pd__dump_node(ir, o, n->a, depth + 1);
-      pd__puts(o, " - ");
+      pd__puts(o, n->kind == PD_IR_DIFF ? " - " : " & ");
       pd__dump_node(ir, o, n->off, depth + 1);
       pd__puts(o, ")");
       break;

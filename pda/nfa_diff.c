@@ -1,4 +1,5 @@
-/* nfa_diff.c - L(a) minus L(b) as a deterministic fragment of a rule's NFA.
+/* nfa_diff.c - L(a) minus L(b), and L(a) cut to a count of units, as
+ * deterministic fragments of a rule's NFA.
  *
  * The keys of an object with additional properties are the JSON strings whose
  * value is not a declared name, escapes included ("\u006bey" spells "key").
@@ -10,6 +11,16 @@
  * a's final state and b's does not, and a pair whose a-part is empty is dead.
  * The result is appended to the rule's NFA as states with byte edges, so the
  * rule's own determinization passes over it at the cost of a DFA.
+ *
+ * The count (AND, b = u{min,max}): a string of a JSON Schema pattern whose
+ * length is bounded. Copies of u (a JSON character, some 20 states) up to
+ * max would make the product max times larger for nothing; instead the
+ * product follows one copy of u, which starts again each time it ends, and
+ * counts its ends: a state is a subset of a's and u's states plus the count,
+ * which is one more element of the interned set (n + count, after every
+ * state), final when a's subset is final, u is between characters and the
+ * count is in range. Past max it is dead; with no max it stops at min. u must
+ * be non-empty and prefix-free, so its end is where a character ends.
  *
  * Both operands must be byte-level once small rules are copied in: a call or
  * a token edge inside is an error (the front ends never build one). */
@@ -28,6 +39,8 @@ typedef struct pd__prod {
   const pd_allocator *a;
   const pd_nfa *x, *y; /* combined numbering: x's states, then y's shifted by x->n_states */
   uint32_t n_x, n;
+  bool counted;        /* AND: y is the unit u, counted from min to max */
+  uint32_t min, max;
   pd_sets s; /* the product's states as interned sets (sets.h) */
   PD_ARRAY(uint32_t) stack, seed;
   PD_ARRAY(pd__tr) trs;
@@ -71,12 +84,33 @@ static bool pd__closure(pd__prod *p) {
   return true;
 }
 
-/* Interns the closure of seed: *id its set, or UINT32_MAX when it holds no
- * state of a (dead: nothing after it is in the difference). */
-static pd_status pd__intern(pd__prod *p, uint32_t *id, pd_error *err) {
+/* Whether pool[base ..) (sorted) holds state q. */
+static bool pd__holds(const pd__prod *p, size_t base, size_t end, uint32_t q) {
+  for (size_t i = base; i < end; i++)
+    if (p->s.pool.data[i] == q) return true;
+  return false;
+}
+
+/* Interns the closure of seed (reached with count units done): *id its set,
+ * or UINT32_MAX when it holds no state of a (dead: nothing after it is in the
+ * difference), or for a count, no state of u or a count past max. */
+static pd_status pd__intern(pd__prod *p, uint32_t count, uint32_t *id, pd_error *err) {
   size_t base = p->s.pool.len;
   if (!pd__closure(p)) return pd__nomem(err);
-  if (p->s.pool.len == base || p->s.pool.data[base] >= p->n_x) { /* sorted: no state of a */
+  if (p->counted && pd__holds(p, base, p->s.pool.len, p->n_x + p->y->final)) {
+    count++; /* a character ends here: the next may begin */
+    p->s.pool.len = base;
+    if (!pd_array_push(p->a, &p->seed, p->n_x + p->y->start) || !pd__closure(p))
+      return pd__nomem(err);
+  }
+  size_t end = p->s.pool.len;
+  bool dead = end == base || p->s.pool.data[base] >= p->n_x; /* sorted: no state of a */
+  if (p->counted) {
+    if (p->max == PD_IR_INF && count > p->min) count = p->min;
+    dead = dead || p->s.pool.data[end - 1] < p->n_x || count > p->max;
+    if (!dead && !pd_array_push(p->a, &p->s.pool, p->n + count)) return pd__nomem(err);
+  }
+  if (dead) {
     p->s.pool.len = base;
     *id = UINT32_MAX;
     return PD_OK;
@@ -84,11 +118,18 @@ static pd_status pd__intern(pd__prod *p, uint32_t *id, pd_error *err) {
   return pd_sets_intern(&p->s, base, id, err);
 }
 
+/* The count of set d (0 outside a count). */
+static uint32_t pd__count(const pd__prod *p, uint32_t d) {
+  pd_set_span sp = p->s.sets.data[d];
+  return p->counted ? p->s.pool.data[sp.off + sp.len - 1] - p->n : 0;
+}
+
 /* The transitions of set d over the elementary intervals of its byte edges. */
 static pd_status pd__expand(pd__prod *p, uint32_t d, pd_error *err) {
   p->out.len = 0;
   uint64_t cut[5] = {0};
-  for (uint32_t k = 0; k < p->s.sets.data[d].len; k++) {
+  uint32_t count = pd__count(p, d), len = p->s.sets.data[d].len - (p->counted ? 1 : 0);
+  for (uint32_t k = 0; k < len; k++) {
     uint32_t q = p->s.pool.data[p->s.sets.data[d].off + k], l, sh;
     const pd_nfa *n = pd__side(p, q, &l, &sh);
     for (uint32_t e = n->first.data[l]; e < n->first.data[l + 1]; e++) {
@@ -132,7 +173,7 @@ static pd_status pd__expand(pd__prod *p, uint32_t d, pd_error *err) {
       if (!pd_array_push(p->a, &p->seed, o[i].to)) return pd__nomem(err);
     if (p->seed.len) {
       uint32_t to;
-      pd_status s = pd__intern(p, &to, err);
+      pd_status s = pd__intern(p, count, &to, err);
       if (s) return s;
       pd__tr *last = p->trs.len ? &pd_array_last(&p->trs) : NULL;
       if (to == UINT32_MAX) {
@@ -155,7 +196,9 @@ static bool pd__final(const pd__prod *p, uint32_t d) {
     x = x || q == p->x->final;
     y = y || q == p->n_x + p->y->final;
   }
-  return x && !y;
+  if (!p->counted) return x && !y;
+  /* between characters: one just ended, or none began (the start, set 0) */
+  return x && (y || d == 0) && pd__count(p, d) >= p->min;
 }
 
 /* Appends the product to n: in -> set 0, the final sets -> a new exit. */
@@ -183,12 +226,16 @@ static pd_status pd__emit(pd__prod *p, pd_nfa *n, uint32_t in, uint32_t *out, pd
   return PD_OK;
 }
 
-pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
-                          uint32_t *out, pd_error *err) {
+/* The product of a with b (a difference) or with the unit b counted from min
+ * to max, appended to n from in. */
+static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool counted,
+                             uint32_t min, uint32_t max, uint32_t in, uint32_t *out,
+                             pd_error *err) {
   pd_nfa x = {.a = n->a, .max_states = n->max_states, .inl = n->inl, .built = n->built,
-             .ready = n->ready};
+             .ready = n->ready, .copy_all = counted};
   pd_nfa y = x;
-  pd__prod p = {.a = n->a, .x = &x, .y = &y, .s = {.a = n->a}};
+  pd__prod p = {.a = n->a, .x = &x, .y = &y, .s = {.a = n->a}, .counted = counted,
+                .min = min, .max = max};
   pd_status s = pd_pda_nfa_build(&x, w, a, err);
   if (!s) s = pd_pda_nfa_build(&y, w, b, err);
   if (!s) {
@@ -200,8 +247,10 @@ pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uin
       s = pd__nomem(err);
   }
   uint32_t id;
-  if (!s) s = pd__intern(&p, &id, err);
+  if (!s) s = pd__intern(&p, 0, &id, err);
   if (!s && id == UINT32_MAX) s = pd__fail(err, PD_ERR_INTERNAL, "empty left operand");
+  if (!s && counted && pd__count(&p, id) != 0)
+    s = pd__fail(err, PD_ERR_INTERNAL, "a counted unit matches the empty string");
   for (uint32_t d = 0; !s && d < p.s.sets.len; d++) s = pd__expand(&p, d, err);
   if (!s) s = pd__emit(&p, n, in, out, err);
   pd_pda_nfa_free(&x);
@@ -213,4 +262,16 @@ pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uin
   pd_array_free(n->a, &p.out);
   pd__free(n->a, p.mark);
   return s;
+}
+
+pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
+                          uint32_t *out, pd_error *err) {
+  return pd__product(n, w, a, b, false, 0, 0, in, out, err);
+}
+
+pd_status pd_pda_nfa_and(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
+                         uint32_t *out, pd_error *err) {
+  const pd_ir_node *r = pd_ir_at(w, b);
+  if (r->kind != PD_IR_REPEAT) return pd__fail(err, PD_ERR_INTERNAL, "AND without a count");
+  return pd__product(n, w, a, r->a, true, r->off, r->n, in, out, err);
 }

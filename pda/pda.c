@@ -26,6 +26,9 @@ static pd_status pd__check_node(const pd_ir *ir, uint32_t i) {
     case PD_IR_REF: return n->a < ir->rules.len ? PD_OK : PD_ERR_ARG;
     case PD_IR_REPEAT: return n->a < i ? PD_OK : PD_ERR_ARG;
     case PD_IR_DIFF: return n->a < i && n->off < i ? PD_OK : PD_ERR_ARG;
+    case PD_IR_AND:
+      return n->a < i && n->off < i && pd_ir_at(ir, n->off)->kind == PD_IR_REPEAT ? PD_OK
+                                                                                   : PD_ERR_ARG;
     case PD_IR_SEQ:
     case PD_IR_ALT:
       if ((size_t)n->off + n->n > ir->kids.len) return PD_ERR_ARG;
@@ -41,14 +44,15 @@ typedef PD_ARRAY(uint32_t) pd__u32s;
 /* Pushes the nodes below node (REF: its rule's body) that were not seen yet. */
 static bool pd__visit(const pd_ir *ir, uint32_t node, uint8_t *seen, pd__u32s *todo) {
   const pd_ir_node *n = pd_ir_at(ir, node);
-  uint32_t one = n->kind == PD_IR_REPEAT || n->kind == PD_IR_DIFF ? n->a
+  bool two = n->kind == PD_IR_DIFF || n->kind == PD_IR_AND;
+  uint32_t one = n->kind == PD_IR_REPEAT || two ? n->a
                  : n->kind == PD_IR_REF  ? ir->rules.data[n->a].body
                                          : PD_IR_NONE;
   if (one != PD_IR_NONE && !seen[one]) {
     seen[one] = 1;
     if (!pd_array_push(ir->alloc, todo, one)) return false;
   }
-  if (n->kind == PD_IR_DIFF && !seen[n->off]) {
+  if (two && !seen[n->off]) {
     seen[n->off] = 1;
     if (!pd_array_push(ir->alloc, todo, n->off)) return false;
   }

@@ -880,7 +880,8 @@ static pd__span pd__span_of(pd__cutter *c, uint32_t node) {
       return (pd__span){pd__sat_mul(b.lo, n->off), hi, false};
     }
     case PD_IR_TOKEN:
-    case PD_IR_DIFF: break;
+    case PD_IR_DIFF:
+    case PD_IR_AND: break;
   }
   return (pd__span){0, PD__LEN_INF, false};
 }
@@ -1137,6 +1138,7 @@ static uint32_t pd__nbuild(pd__nfa *n, uint32_t node, uint32_t in, int depth) {
       return pd__nrepeat(n, nd, in, depth + 1);
     case PD_IR_TOKEN:
     case PD_IR_DIFF:
+    case PD_IR_AND:
       break;
   }
   n->big = true; /* not produced by the regex front end */

@@ -38,6 +38,7 @@ uint32_t pd_pda_weight(const pd_ir *w, uint32_t node, int depth) {
       return sum;
     case PD_IR_REPEAT:
       return pd__sat_mul(pd_pda_weight(w, nd->a, depth + 1), pd__copies(nd->off, nd->n));
+    case PD_IR_AND: return PD__WEIGHT_CAP; /* a product automaton, never copied */
     default: return 1;
   }
 }
@@ -245,22 +246,52 @@ static uint32_t pd__lower(pd_ir *w, pd_ir_node nd) {
   return pd_ir_seq2(w, head, tail);
 }
 
+/* Marks the nodes under the operands of AND nodes (and their counted REPEAT):
+ * the product builds them as automata of bytes, so they keep their repeats
+ * (nfa_diff.c unrolls them there; the counted one is a counter). Children
+ * have lower indices than their parents, so one pass from the top suffices. */
+static uint8_t *pd__operand_marks(const pd_ir *w, size_t n0) {
+  uint8_t *mark = pd__calloc(w->alloc, n0 ? n0 : 1, 1);
+  if (!mark) return NULL;
+  for (size_t i = n0; i-- > 0;) {
+    const pd_ir_node *nd = &w->nodes.data[i];
+    if (nd->kind == PD_IR_AND) mark[nd->a] = mark[nd->off] = 1;
+    if (!mark[i]) continue;
+    if (nd->kind == PD_IR_REPEAT || nd->kind == PD_IR_DIFF || nd->kind == PD_IR_AND)
+      mark[nd->a] = 1;
+    if (nd->kind == PD_IR_DIFF || nd->kind == PD_IR_AND) mark[nd->off] = 1;
+    if (nd->kind == PD_IR_SEQ || nd->kind == PD_IR_ALT)
+      for (uint32_t k = 0; k < nd->n; k++) mark[w->kids.data[nd->off + k]] = 1;
+  }
+  return mark;
+}
+
 pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err) {
   size_t n0 = w->nodes.len;
   pd__shared sh = {0};
-  for (size_t i = 0; i < n0; i++) {
+  uint8_t *operand = pd__operand_marks(w, n0);
+  if (!operand) return pd__nomem(err);
+  pd_status st = PD_OK;
+  for (size_t i = 0; i < n0 && !st; i++) {
     pd_ir_node nd = w->nodes.data[i];
     if (nd.kind != PD_IR_REPEAT) continue;
-    if (nd.off > max_repeat || (nd.n != PD_IR_INF && nd.n > max_repeat))
-      return pd__fail(err, PD_ERR_LIMIT, "repetition bound %u is larger than max_repeat (%u)",
-                      nd.n != PD_IR_INF && nd.n > nd.off ? nd.n : nd.off, max_repeat);
+    if (nd.off > max_repeat || (nd.n != PD_IR_INF && nd.n > max_repeat)) {
+      st = pd__fail(err, PD_ERR_LIMIT, "repetition bound %u is larger than max_repeat (%u)",
+                    nd.n != PD_IR_INF && nd.n > nd.off ? nd.n : nd.off, max_repeat);
+      break;
+    }
+    if (operand[i]) continue;
     uint32_t weight = pd_pda_weight(w, nd.a, 0);
     if (pd_pda_repeat_inline(weight, nd.off, nd.n)) continue;
     bool light = pd__sat_mul(weight, PD_PDA_BLOCK) <= PD_PDA_BLOCK_BUDGET && pd__blockable(w, nd.a);
     if (light && nd.n != PD_IR_INF && nd.n <= PD_PDA_BLOCK) continue; /* all inline */
     uint32_t r = light ? pd__lower_blocks(&sh, w, nd.a, nd.off, nd.n) : pd__lower(w, nd);
-    if (r == PD_IR_NONE || w->oom) return pd__nomem(err);
+    if (r == PD_IR_NONE || w->oom) {
+      st = pd__nomem(err);
+      break;
+    }
     w->nodes.data[i] = w->nodes.data[r];
   }
-  return PD_OK;
+  pd__free(w->alloc, operand);
+  return st;
 }

@@ -133,6 +133,7 @@ static void pd__write(pd__keyb *b, uint32_t node, int depth) {
       pd__write(b, nd->a, depth + 1);
       return;
     case PD_IR_DIFF:
+    case PD_IR_AND:
       pd__put(b, head, 2);
       pd__write(b, nd->a, depth + 1);
       pd__write(b, nd->off, depth + 1);

@@ -530,6 +530,38 @@ static pd_status pd__string_regex(pd_sc *sc, const pd_sc_conj *c, uint32_t *at, 
   return PD_OK;
 }
 
+#define PD__COUNT_BUDGET 4096u /* automaton states of a pattern times its counted lengths */
+
+/* Whether the pattern (a search) or format regex re cut to min..max
+ * characters makes a product automaton small enough: its automaton over code
+ * points times the counts it must tell apart (up to max, or min when there is
+ * none) within PD__COUNT_BUDGET. Its automaton over bytes is some ten times
+ * that (a JSON character is some 20 states), built and minimized at compile
+ * time, and every state is a state the masks classify. */
+static pd_status pd__count_fits(pd_sc *sc, const char *re, size_t len, bool search, uint32_t min,
+                                uint32_t max, bool *small) {
+  *small = false;
+  uint64_t counts = (uint64_t)(max == PD_IR_INF ? min : max) + 1;
+  if (len == 0 || counts > PD__COUNT_BUDGET) return PD_OK;
+  char *whole = NULL; /* a format matches the whole string: anchored as a search */
+  if (!search) {
+    if (!(whole = pd__malloc(sc->ir.alloc, len + 8))) return pd__nomem(sc->err);
+    memcpy(whole, "^(?:", 4);
+    memcpy(whole + 4, re, len);
+    memcpy(whole + 4 + len, ")$", 2);
+    re = whole, len += 6;
+  }
+  pd_regex_dfa d;
+  pd_error e;
+  pd_status st = pd_regex_dfa_build(&re, &len, 1, NULL, NULL, 0, &sc->opts, sc->ir.alloc, &d, &e);
+  pd__free(sc->ir.alloc, whole);
+  if (st == PD_ERR_NOMEM) return pd__nomem(sc->err);
+  if (st) return PD_OK; /* no automaton of it: not small */
+  *small = (uint64_t)d.n_states * counts <= PD__COUNT_BUDGET;
+  pd_regex_dfa_free(&d);
+  return PD_OK;
+}
+
 pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
   uint32_t min, max, at;
   bool search = false;
@@ -574,30 +606,36 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
     const char *re = search ? pd_json_str(&sc->doc, at) : pd__format_regex(sc, at, &refused);
     size_t len = search ? pd_json_at(&sc->doc, at)->n : strlen(re);
     uint32_t inner;
-    if ((min > 0 || max != PD_IR_INF) && len > 0) {
-      /* the pattern cut to the lengths on its structure (pd_regex_to_ir_len),
-       * else the length keyword is refused */
+    if (min > 0 || max != PD_IR_INF) {
+      /* the pattern cut to the lengths on its structure (pd_regex_to_ir_len) */
       pd_regex_target t = {pd_sc_jchar, NULL};
       pd_error e;
-      st = pd_regex_to_ir_len(&sc->ir, re, len, &t, search, min, max, &sc->opts, &inner, &e);
+      st = len ? pd_regex_to_ir_len(&sc->ir, re, len, &t, search, min, max, &sc->opts, &inner, &e)
+               : PD_ERR_UNSUPPORTED;
       if (st == PD_ERR_NOMEM) return pd__nomem(sc->err);
       if (st == PD_OK) {
         *node = pd__quoted(sc, inner);
         return pd_sc_ir_status(sc);
       }
-      st = PD_OK; /* not cut exactly: the length keyword is refused below */
-    }
-    if (min > 0 || max != PD_IR_INF) {
-      uint32_t where = pd_sc_kw(sc, c, 0, min > 0 ? "minLength" : "maxLength");
-      st = pd_sc_unsupported(sc, where == PD_JSON_NONE ? at : where,
-                             min > 0 ? "minLength" : "maxLength", "length with pattern/format");
-      if (st) return st;
+      /* not cut on its structure: the pattern and a count of its characters
+       * as one product automaton, when that stays small; else refused */
+      bool small;
+      if ((st = pd__count_fits(sc, re, len, search, min, max, &small))) return st;
+      if (!small) {
+        uint32_t where = pd_sc_kw(sc, c, 0, min > 0 ? "minLength" : "maxLength");
+        st = pd_sc_unsupported(sc, where == PD_JSON_NONE ? at : where,
+                               min > 0 ? "minLength" : "maxLength", "length with pattern/format");
+        if (st) return st;
+        min = 0, max = PD_IR_INF; /* lenient: the length dropped */
+      }
     }
     if (!search && len == 0)
       st = pd__hostname(sc, &inner);
     else
       st = pd__regex(sc, at, re, len, search, &inner);
     if (st) return st;
+    if (min > 0 || max != PD_IR_INF)
+      inner = pd_ir_and_count(&sc->ir, inner, pd_sc_jchar(&sc->ir, pd__all_chars, 2, NULL), min, max);
     *node = pd__quoted(sc, inner);
     return pd_sc_ir_status(sc);
   }

@@ -186,6 +186,12 @@ static inline pdr_res pdr_eval(pdr *r, uint32_t node, int i) {
       out.end |= x.end;
       break;
     }
+    case PD_IR_AND: { /* the same: a prefix of both is taken as viable */
+      pdr_res x = pdr_eval(r, nd->a, i), y = pdr_eval(r, nd->off, i);
+      out.pos = x.pos & y.pos;
+      out.end |= x.end & y.end;
+      break;
+    }
   }
   return out;
 }

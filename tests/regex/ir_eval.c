@@ -86,6 +86,7 @@ static uint64_t irx_ends(const irx *x, uint32_t node, size_t at) {
     case PD_IR_REPEAT: return irx_repeat(x, n, at);
     case PD_IR_TOKEN: return 0;
     case PD_IR_DIFF: return irx_ends(x, n->a, at) & ~irx_ends(x, n->off, at);
+    case PD_IR_AND: return irx_ends(x, n->a, at) & irx_ends(x, n->off, at);
   }
   return 0;
 }

@@ -2,7 +2,7 @@
 """Differential check of the JSON Schema front end against python3-jsonschema.
 
 Generates random small schemas (types, enum/const, bounds, lengths, simple
-patterns, properties/required/additionalProperties, items/prefixItems,
+patterns (alone, with lengths, with enums), properties/required/additionalProperties, items/prefixItems,
 min/max counts, anyOf/allOf/oneOf/not/if, $defs/$ref) and random JSON values
 (plus values mutated towards each schema), and compares the verdict of
 `pushdown check --schema S --batch B` with Draft202012Validator.
@@ -29,7 +29,8 @@ except ImportError:  # meson counts exit status 77 as skipped
     print("skip: python3-jsonschema is not installed")
     sys.exit(77)
 
-STRS = ["", "a", "ab", "abc", "foo", "bar", "é", "a\"b", "x/y", "\u00e9\u00e9", "ZZZ", "12"]
+STRS = ["", "a", "ab", "abc", "foo", "bar", "é", "a\"b", "x/y", "\u00e9\u00e9", "ZZZ", "12",
+        "\U0001F600a", "o\U0001F600"]
 KEYS = ["a", "b", "c", "foo", "é"]
 PATTERNS = ["^a", "b$", "^[a-c]*$", "o+", "^.{2}$", "\\d"]
 
@@ -73,8 +74,10 @@ def rnd_schema(r, depth=0, defs=None):
             s["minLength"] = r.randrange(3)
         if r.random() < 0.5:
             s["maxLength"] = r.randrange(1, 4)
-        if r.random() < 0.3 and "minLength" not in s and "maxLength" not in s:
+        if r.random() < 0.3:  # with lengths too: the pattern and a count of characters
             s["pattern"] = r.choice(PATTERNS)
+        if r.random() < 0.15:  # values checked against the sibling keywords
+            s["enum"] = r.sample(STRS, r.randrange(1, 4))
         return s
     if kind == 4:
         s = {"type": "object", "properties": {}}

@@ -159,6 +159,13 @@ static uint64_t *pdt__node(pdt__m *m, uint32_t id, size_t pos) {
       free(minus);
       return out;
     }
+    case PD_IR_AND: { /* ends both reach, over the same span */
+      out = pdt__node(m, nd->a, pos);
+      uint64_t *also = pdt__node(m, nd->off, pos);
+      for (size_t w = 0; w < m->words; w++) out[w] &= also[w];
+      free(also);
+      return out;
+    }
   }
   return pdt__set(m);
 }

@@ -86,6 +86,9 @@ static bool pdt_accepts(const char *schema, const char *text) {
 #define REJECT(s, t) \
   if (pdt_accepts(s, t)) fail_msg("%s should reject %s", s, t)
 
+static void pdt_refused_any(const char *schema);
+static void pdt_refused(const char *schema, pd_status code, const char *what);
+
 static void test_types(void **state) {
   (void)state;
   ACCEPT("{}", "{\"a\": [1, 2.5e3, \"x\", null, true, {}]}");
@@ -140,6 +143,36 @@ static void test_strings(void **state) {
       if (pdt_check(&c, text) != want) fail_msg("%s on %s", pl, text);
     }
   pdt_release(&c);
+  /* a search pattern and lengths, not cut on its structure: a product with a
+   * count of characters, raw, escaped or a surrogate pair each counting one */
+  static const char *const unit[] = {"a", "b", "\\u00e9", "\xc3\xa9", "\\ud83d\\ude00",
+                                     "\\/"};
+  const char *const counted[] = {"{\"pattern\":\"b\",\"minLength\":2,\"maxLength\":4}",
+                                 "{\"pattern\":\"b\",\"minLength\":3}"};
+  for (int sc = 0; sc < 2; sc++) {
+    pdt_compile(&c, counted[sc]);
+    for (unsigned len = 0, total = 1; len <= 5; len++, total *= 6)
+      for (unsigned code = 0; code < total; code++) {
+        char text[64];
+        size_t k = 0;
+        bool has_b = false;
+        text[k++] = '"';
+        for (unsigned i = 0, x = code; i < len; i++, x /= 6) {
+          size_t n = strlen(unit[x % 6]);
+          memcpy(text + k, unit[x % 6], n);
+          k += n;
+          has_b = has_b || x % 6 == 1;
+        }
+        text[k++] = '"';
+        text[k] = 0;
+        bool want = has_b && len >= (sc ? 3u : 2u) && (sc || len <= 4);
+        if (pdt_check(&c, text) != want) fail_msg("%s on %s", counted[sc], text);
+      }
+    pdt_release(&c);
+  }
+  /* past the product's budget (an e-mail automaton times 7 counts): refused */
+  pdt_refused_any("{\"format\":\"email\",\"maxLength\":6}");
+  pdt_refused_any("{\"format\":\"hostname\",\"maxLength\":6}");
 }
 
 /* A hostname of n labels, each of length len (letters), dot-separated. */
@@ -277,8 +310,6 @@ static void test_dependent_schemas(void **state) {
   REJECT(r, "{\"n\":{\"n\":{\"v\":2}},\"v\":0}");
 }
 
-static void pdt_refused_any(const char *schema);
-static void pdt_refused(const char *schema, pd_status code, const char *what);
 
 static void test_enum_const(void **state) {
   (void)state;
