@@ -253,14 +253,24 @@ uint32_t pd_ir_diff(pd_ir *ir, uint32_t a, uint32_t b) {
   return pd__node(ir, (pd_ir_node){.kind = PD_IR_DIFF, .a = a, .off = b});
 }
 
-uint32_t pd_ir_and_count(pd_ir *ir, uint32_t a, uint32_t u, uint32_t min, uint32_t max) {
-  uint32_t b = pd_ir_repeat(ir, u, min, max);
+static uint32_t pd__and(pd_ir *ir, uint32_t a, uint32_t b, bool counted) {
   if (a == PD_IR_NONE || b == PD_IR_NONE) {
     ir->oom = true;
     return PD_IR_NONE;
   }
-  if (pd_ir_at(ir, a)->kind == PD_IR_NOTHING || min > max) return pd_ir_nothing(ir);
-  return pd__node(ir, (pd_ir_node){.kind = PD_IR_AND, .a = a, .off = b});
+  if (pd_ir_at(ir, a)->kind == PD_IR_NOTHING || pd_ir_at(ir, b)->kind == PD_IR_NOTHING)
+    return pd_ir_nothing(ir);
+  return pd__node(ir, (pd_ir_node){.kind = PD_IR_AND, .a = a, .off = b, .n = counted});
+}
+
+uint32_t pd_ir_and(pd_ir *ir, uint32_t a, uint32_t b) { return pd__and(ir, a, b, false); }
+
+uint32_t pd_ir_and_count(pd_ir *ir, uint32_t a, uint32_t u, uint32_t min, uint32_t max) {
+  if (max != PD_IR_INF && min > max) return pd_ir_nothing(ir);
+  uint32_t b = pd_ir_repeat(ir, u, min, max);
+  if (b != PD_IR_NONE && pd_ir_at(ir, b)->kind != PD_IR_REPEAT) /* x{1,1}, x{0,0}: not counted */
+    return pd__and(ir, a, b, false);
+  return pd__and(ir, a, b, true);
 }
 
 uint32_t pd_ir_token(pd_ir *ir, uint32_t token_id, bool negated) {

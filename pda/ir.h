@@ -19,9 +19,9 @@
  *   TOKEN    the single token id a             a; negated: any one token but a
  *   DIFF     the strings of a that b does      a, off = b; both byte-level (no
  *            not match                         rule calls, no tokens once inlined)
- *   AND      the strings of a that b matches   a, off = b; b is u{min,max} (a REPEAT)
- *            too, b counting units u           with u non-empty and prefix-free; a and u
- *                                              byte-level; u's copies are counted, not made
+ *   AND      the strings of a that b matches   a, off = b; both byte-level. n = 1: b is
+ *            too                               u{min,max} (a REPEAT), u non-empty and
+ *                                              prefix-free; u's copies are counted, not made
  */
 #ifndef PD_PDA_IR_H
 #define PD_PDA_IR_H
@@ -103,6 +103,9 @@ uint32_t pd_ir_token(pd_ir *ir, uint32_t token_id, bool negated);
 /* The strings a matches and b does not (a JSON key that is not a declared
  * name): built as one deterministic automaton, never as copies per name. */
 uint32_t pd_ir_diff(pd_ir *ir, uint32_t a, uint32_t b);
+/* The strings both a and b match (a string under two patterns), one product
+ * automaton. */
+uint32_t pd_ir_and(pd_ir *ir, uint32_t a, uint32_t b);
 /* The strings of a made of min..max units u (a JSON string's body whose
  * characters are counted): one product automaton of a and a counter, never
  * max copies of u. u must be non-empty and prefix-free (a string of units

@@ -1,5 +1,5 @@
-/* nfa_diff.c - L(a) minus L(b), and L(a) cut to a count of units, as
- * deterministic fragments of a rule's NFA.
+/* nfa_diff.c - L(a) minus L(b), L(a) and L(b), and L(a) cut to a count of
+ * units, as deterministic fragments of a rule's NFA.
  *
  * The keys of an object with additional properties are the JSON strings whose
  * value is not a declared name, escapes included ("\u006bey" spells "key").
@@ -11,6 +11,9 @@
  * a's final state and b's does not, and a pair whose a-part is empty is dead.
  * The result is appended to the rule's NFA as states with byte edges, so the
  * rule's own determinization passes over it at the cost of a DFA.
+ *
+ * The intersection (AND) is the same product, final when both subsets are
+ * and dead when either is empty: a string under two patterns.
  *
  * The count (AND, b = u{min,max}): a string of a JSON Schema pattern whose
  * length is bounded. Copies of u (a JSON character, some 20 states) up to
@@ -39,7 +42,8 @@ typedef struct pd__prod {
   const pd_allocator *a;
   const pd_nfa *x, *y; /* combined numbering: x's states, then y's shifted by x->n_states */
   uint32_t n_x, n;
-  bool counted;        /* AND: y is the unit u, counted from min to max */
+  bool both;           /* AND: final in both operands */
+  bool counted;        /* AND of a count: y is the unit u, counted from min to max */
   uint32_t min, max;
   pd_sets s; /* the product's states as interned sets (sets.h) */
   PD_ARRAY(uint32_t) stack, seed;
@@ -105,9 +109,10 @@ static pd_status pd__intern(pd__prod *p, uint32_t count, uint32_t *id, pd_error 
   }
   size_t end = p->s.pool.len;
   bool dead = end == base || p->s.pool.data[base] >= p->n_x; /* sorted: no state of a */
+  if (p->both) dead = dead || p->s.pool.data[end - 1] < p->n_x; /* no state of b */
   if (p->counted) {
     if (p->max == PD_IR_INF && count > p->min) count = p->min;
-    dead = dead || p->s.pool.data[end - 1] < p->n_x || count > p->max;
+    dead = dead || count > p->max;
     if (!dead && !pd_array_push(p->a, &p->s.pool, p->n + count)) return pd__nomem(err);
   }
   if (dead) {
@@ -196,7 +201,8 @@ static bool pd__final(const pd__prod *p, uint32_t d) {
     x = x || q == p->x->final;
     y = y || q == p->n_x + p->y->final;
   }
-  if (!p->counted) return x && !y;
+  if (!p->both) return x && !y;
+  if (!p->counted) return x && y;
   /* between characters: one just ended, or none began (the start, set 0) */
   return x && (y || d == 0) && pd__count(p, d) >= p->min;
 }
@@ -226,16 +232,16 @@ static pd_status pd__emit(pd__prod *p, pd_nfa *n, uint32_t in, uint32_t *out, pd
   return PD_OK;
 }
 
-/* The product of a with b (a difference) or with the unit b counted from min
- * to max, appended to n from in. */
-static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool counted,
-                             uint32_t min, uint32_t max, uint32_t in, uint32_t *out,
-                             pd_error *err) {
+/* The product of a with b: a difference, an intersection (both), or a with
+ * the unit b counted from min to max (both, counted); appended to n from in. */
+static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool both,
+                             bool counted, uint32_t min, uint32_t max, uint32_t in,
+                             uint32_t *out, pd_error *err) {
   pd_nfa x = {.a = n->a, .max_states = n->max_states, .inl = n->inl, .built = n->built,
-             .ready = n->ready, .copy_all = counted};
+             .ready = n->ready, .copy_all = both};
   pd_nfa y = x;
-  pd__prod p = {.a = n->a, .x = &x, .y = &y, .s = {.a = n->a}, .counted = counted,
-                .min = min, .max = max};
+  pd__prod p = {.a = n->a, .x = &x, .y = &y, .s = {.a = n->a}, .both = both,
+                .counted = counted, .min = min, .max = max};
   pd_status s = pd_pda_nfa_build(&x, w, a, err);
   if (!s) s = pd_pda_nfa_build(&y, w, b, err);
   if (!s) {
@@ -266,12 +272,13 @@ static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, 
 
 pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
                           uint32_t *out, pd_error *err) {
-  return pd__product(n, w, a, b, false, 0, 0, in, out, err);
+  return pd__product(n, w, a, b, false, false, 0, 0, in, out, err);
 }
 
-pd_status pd_pda_nfa_and(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
-                         uint32_t *out, pd_error *err) {
-  const pd_ir_node *r = pd_ir_at(w, b);
-  if (r->kind != PD_IR_REPEAT) return pd__fail(err, PD_ERR_INTERNAL, "AND without a count");
-  return pd__product(n, w, a, r->a, true, r->off, r->n, in, out, err);
+pd_status pd_pda_nfa_and(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool counted,
+                         uint32_t in, uint32_t *out, pd_error *err) {
+  const pd_ir_node *nd = pd_ir_at(w, b);
+  if (!counted) return pd__product(n, w, a, b, true, false, 0, 0, in, out, err);
+  if (nd->kind != PD_IR_REPEAT) return pd__fail(err, PD_ERR_INTERNAL, "a count without a repeat");
+  return pd__product(n, w, a, nd->a, true, true, nd->off, nd->n, in, out, err);
 }

@@ -27,8 +27,9 @@ static pd_status pd__check_node(const pd_ir *ir, uint32_t i) {
     case PD_IR_REPEAT: return n->a < i ? PD_OK : PD_ERR_ARG;
     case PD_IR_DIFF: return n->a < i && n->off < i ? PD_OK : PD_ERR_ARG;
     case PD_IR_AND:
-      return n->a < i && n->off < i && pd_ir_at(ir, n->off)->kind == PD_IR_REPEAT ? PD_OK
-                                                                                   : PD_ERR_ARG;
+      return n->a < i && n->off < i && (!n->n || pd_ir_at(ir, n->off)->kind == PD_IR_REPEAT)
+                 ? PD_OK
+                 : PD_ERR_ARG;
     case PD_IR_SEQ:
     case PD_IR_ALT:
       if ((size_t)n->off + n->n > ir->kids.len) return PD_ERR_ARG;

@@ -255,7 +255,7 @@ static uint8_t *pd__operand_marks(const pd_ir *w, size_t n0) {
   if (!mark) return NULL;
   for (size_t i = n0; i-- > 0;) {
     const pd_ir_node *nd = &w->nodes.data[i];
-    if (nd->kind == PD_IR_AND) mark[nd->a] = mark[nd->off] = 1;
+    if (nd->kind == PD_IR_AND) mark[i] = 1; /* its operands are built as bytes */
     if (!mark[i]) continue;
     if (nd->kind == PD_IR_REPEAT || nd->kind == PD_IR_DIFF || nd->kind == PD_IR_AND)
       mark[nd->a] = 1;

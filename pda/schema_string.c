@@ -500,75 +500,158 @@ pd_status pd_sc_patterns_meet(pd_sc *sc, uint32_t pa, uint32_t pb, bool *known, 
   return PD_OK;
 }
 
-/* Collects the one pattern / format regex of the conj (more than one distinct
- * is refused: regular languages cannot be intersected here). */
-static pd_status pd__string_regex(pd_sc *sc, const pd_sc_conj *c, uint32_t *at, bool *search) {
+/* A pattern (a search) or a format (its regex matches the whole string). */
+typedef struct pd__rxkw {
+  uint32_t at;    /* the keyword's value */
+  bool search;    /* a pattern */
+  const char *re; /* "" for hostname (built by pd__hostname) */
+  size_t len;
+} pd__rxkw;
+
+#define PD__MAX_RX 8 /* distinct patterns and formats on one string */
+
+/* Collects the distinct patterns and formats of the conj. */
+static pd_status pd__string_regexes(pd_sc *sc, const pd_sc_conj *c, pd__rxkw *rx, size_t *n) {
   pd_status st;
-  *at = PD_JSON_NONE;
+  *n = 0;
   for (size_t i = 0; i < c->n; i++) {
     uint32_t p = pd_sc_kw(sc, c, i, "pattern"), f = pd_sc_kw(sc, c, i, "format");
     bool refused;
-    if (f != PD_JSON_NONE && pd__format_regex(sc, f, &refused) == NULL) {
+    const char *fre = f != PD_JSON_NONE ? pd__format_regex(sc, f, &refused) : NULL;
+    if (f != PD_JSON_NONE && !fre) {
       if (refused && (st = pd_sc_unsupported(sc, f, "format", "format not implemented"))) return st;
       f = PD_JSON_NONE;
     }
-    uint32_t found[2] = {p, f};
+    if (p != PD_JSON_NONE && pd_json_at(&sc->doc, p)->kind != PD_JSON_STRING)
+      return pd_sc_fail(sc, PD_ERR_SEMANTIC, p, "'pattern' must be a string");
+    pd__rxkw found[2] = {{p, true, p != PD_JSON_NONE ? pd_json_str(&sc->doc, p) : NULL,
+                          p != PD_JSON_NONE ? pd_json_at(&sc->doc, p)->n : 0},
+                         {f, false, fre, fre ? strlen(fre) : 0}};
     for (int k = 0; k < 2; k++) {
-      if (found[k] == PD_JSON_NONE) continue;
-      if (k == 0 && pd_json_at(&sc->doc, p)->kind != PD_JSON_STRING)
-        return pd_sc_fail(sc, PD_ERR_SEMANTIC, p, "'pattern' must be a string");
-      if (*at != PD_JSON_NONE && !pd_json_equal(&sc->doc, *at, found[k])) {
-        if ((st = pd_sc_unsupported(sc, found[k], k ? "format" : "pattern",
-                                    "two patterns/formats on one string")))
+      if (found[k].at == PD_JSON_NONE) continue;
+      bool dup = false;
+      for (size_t j = 0; j < *n && !dup; j++)
+        dup = rx[j].search == found[k].search && pd_json_equal(&sc->doc, rx[j].at, found[k].at);
+      if (dup) continue;
+      if (*n == PD__MAX_RX) {
+        if ((st = pd_sc_unsupported(sc, found[k].at, k ? "format" : "pattern",
+                                    "more than 8 patterns/formats on one string")))
           return st;
         continue;
       }
-      *at = found[k];
-      *search = k == 0;
+      rx[(*n)++] = found[k];
     }
   }
   return PD_OK;
 }
 
-#define PD__COUNT_BUDGET 4096u /* automaton states of a pattern times its counted lengths */
+#define PD__COUNT_BUDGET 4096u /* automaton states of the patterns times the counted lengths */
 
-/* Whether the pattern (a search) or format regex re cut to min..max
- * characters makes a product automaton small enough: its automaton over code
- * points times the counts it must tell apart (up to max, or min when there is
- * none) within PD__COUNT_BUDGET. Its automaton over bytes is some ten times
- * that (a JSON character is some 20 states), built and minimized at compile
- * time, and every state is a state the masks classify. */
-static pd_status pd__count_fits(pd_sc *sc, const char *re, size_t len, bool search, uint32_t min,
-                                uint32_t max, bool *small) {
+/* Whether the patterns and formats rx[0..n) together, cut to min..max
+ * characters (when bounded), make a product automaton small enough: their
+ * automaton over code points, which follows all of them at once, times the
+ * counts it must tell apart (up to max, or min when there is none) within
+ * PD__COUNT_BUDGET. The automaton over bytes is some ten times that (a JSON
+ * character is some 20 states), built and minimized at compile time, and
+ * every state is one the masks classify. */
+static pd_status pd__rx_fits(pd_sc *sc, const pd__rxkw *rx, size_t n, uint32_t min, uint32_t max,
+                             bool *small) {
   *small = false;
-  uint64_t counts = (uint64_t)(max == PD_IR_INF ? min : max) + 1;
-  if (len == 0 || counts > PD__COUNT_BUDGET) return PD_OK;
-  char *whole = NULL; /* a format matches the whole string: anchored as a search */
-  if (!search) {
-    if (!(whole = pd__malloc(sc->ir.alloc, len + 8))) return pd__nomem(sc->err);
-    memcpy(whole, "^(?:", 4);
-    memcpy(whole + 4, re, len);
-    memcpy(whole + 4 + len, ")$", 2);
-    re = whole, len += 6;
+  bool bounded = min > 0 || max != PD_IR_INF;
+  uint64_t counts = bounded ? (uint64_t)(max == PD_IR_INF ? min : max) + 1 : 1;
+  if (counts > PD__COUNT_BUDGET) return PD_OK;
+  const char *res[PD__MAX_RX];
+  size_t lens[PD__MAX_RX];
+  char *wrapped[PD__MAX_RX] = {0}; /* a format matches the whole string: anchored as a search */
+  pd_status st = PD_OK;
+  bool built = true;
+  for (size_t i = 0; i < n && !st && built; i++) {
+    res[i] = rx[i].re, lens[i] = rx[i].len;
+    built = rx[i].len > 0; /* hostname: no regex */
+    if (rx[i].search || !built) continue;
+    if (!(wrapped[i] = pd__malloc(sc->ir.alloc, rx[i].len + 8))) {
+      st = pd__nomem(sc->err);
+      break;
+    }
+    memcpy(wrapped[i], "^(?:", 4);
+    memcpy(wrapped[i] + 4, rx[i].re, rx[i].len);
+    memcpy(wrapped[i] + 4 + rx[i].len, ")$", 2);
+    res[i] = wrapped[i], lens[i] += 6;
   }
   pd_regex_dfa d;
   pd_error e;
-  pd_status st = pd_regex_dfa_build(&re, &len, 1, NULL, NULL, 0, &sc->opts, sc->ir.alloc, &d, &e);
-  pd__free(sc->ir.alloc, whole);
-  if (st == PD_ERR_NOMEM) return pd__nomem(sc->err);
-  if (st) return PD_OK; /* no automaton of it: not small */
+  pd_status b = st || !built ? PD_ERR_UNSUPPORTED
+                             : pd_regex_dfa_build(res, lens, (uint32_t)n, NULL, NULL, 0, &sc->opts,
+                                                  sc->ir.alloc, &d, &e);
+  for (size_t i = 0; i < n; i++) pd__free(sc->ir.alloc, wrapped[i]);
+  if (st) return st;
+  if (b == PD_ERR_NOMEM) return pd__nomem(sc->err);
+  if (b) return PD_OK; /* no automaton of them: not small */
   *small = (uint64_t)d.n_states * counts <= PD__COUNT_BUDGET;
   pd_regex_dfa_free(&d);
   return PD_OK;
 }
 
+/* The body of a string under the patterns and formats rx[0..n) (n >= 1)
+ * and the lengths min..max: one pattern cut to the lengths on its structure
+ * (pd_regex_to_ir_len) where it can be; else the patterns intersected and
+ * their characters counted, as one product automaton (pd_ir_and,
+ * pd_ir_and_count), when that stays small; else refused (lenient: the first
+ * pattern alone). */
+static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx, size_t n,
+                              uint32_t min, uint32_t max, uint32_t *node) {
+  bool bounded = min > 0 || max != PD_IR_INF;
+  uint32_t inner;
+  pd_status st;
+  if (n == 1 && bounded && rx[0].len) {
+    pd_regex_target t = {pd_sc_jchar, NULL};
+    pd_error e;
+    st = pd_regex_to_ir_len(&sc->ir, rx[0].re, rx[0].len, &t, rx[0].search, min, max, &sc->opts,
+                            &inner, &e);
+    if (st == PD_ERR_NOMEM) return pd__nomem(sc->err);
+    if (st == PD_OK) {
+      *node = pd__quoted(sc, inner);
+      return pd_sc_ir_status(sc);
+    }
+  }
+  bool small = true;
+  if ((n > 1 || bounded) && (st = pd__rx_fits(sc, rx, n, min, max, &small))) return st;
+  if (!small && n > 1) {
+    st = pd_sc_unsupported(sc, rx[1].at, rx[1].search ? "pattern" : "format",
+                           "two patterns/formats on one string");
+    if (st) return st;
+    return pd__matching(sc, c, rx, 1, min, max, node); /* lenient: the first alone */
+  }
+  if (!small) {
+    uint32_t where = pd_sc_kw(sc, c, 0, min > 0 ? "minLength" : "maxLength");
+    st = pd_sc_unsupported(sc, where == PD_JSON_NONE ? rx[0].at : where,
+                           min > 0 ? "minLength" : "maxLength", "length with pattern/format");
+    if (st) return st;
+    bounded = false; /* lenient: the length dropped */
+  }
+  inner = PD_IR_NONE;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t one;
+    st = !rx[i].search && !rx[i].len ? pd__hostname(sc, &one)
+                                     : pd__regex(sc, rx[i].at, rx[i].re, rx[i].len, rx[i].search,
+                                                 &one);
+    if (st) return st;
+    inner = i ? pd_ir_and(&sc->ir, inner, one) : one;
+  }
+  if (bounded)
+    inner = pd_ir_and_count(&sc->ir, inner, pd_sc_jchar(&sc->ir, pd__all_chars, 2, NULL), min, max);
+  *node = pd__quoted(sc, inner);
+  return pd_sc_ir_status(sc);
+}
+
 pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
-  uint32_t min, max, at;
-  bool search = false;
+  uint32_t min, max;
+  pd__rxkw rx[PD__MAX_RX];
+  size_t n_rx;
   pd_status st;
   if ((st = pd_sc_bound(sc, c, "minLength", false, &min)) ||
       (st = pd_sc_bound(sc, c, "maxLength", true, &max)) ||
-      (st = pd__string_regex(sc, c, &at, &search)))
+      (st = pd__string_regexes(sc, c, rx, &n_rx)))
     return st;
   uint32_t *out = NULL;
   size_t n_out = 0;
@@ -585,10 +668,10 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
     for (uint32_t k = 0; k < pd_json_len(&sc->doc, list); k++)
       out[n_out++] = pd_json_elem(&sc->doc, list, k);
   }
-  if (out && (at != PD_JSON_NONE || min > 0 || max != PD_IR_INF)) {
+  if (out && (n_rx || min > 0 || max != PD_IR_INF)) {
     pd__free(sc->ir.alloc, out);
     out = NULL; /* lenient: the negated constants are dropped (and noted) */
-    uint32_t where = at;
+    uint32_t where = n_rx ? rx[0].at : PD_JSON_NONE;
     for (size_t i = 0; i < c->n && where == PD_JSON_NONE; i++)
       if ((where = pd_sc_kw(sc, c, i, "minLength")) == PD_JSON_NONE)
         where = pd_sc_kw(sc, c, i, "maxLength");
@@ -601,44 +684,7 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
     pd__free(sc->ir.alloc, out);
     return pd_sc_ir_status(sc);
   }
-  if (at != PD_JSON_NONE) {
-    bool refused;
-    const char *re = search ? pd_json_str(&sc->doc, at) : pd__format_regex(sc, at, &refused);
-    size_t len = search ? pd_json_at(&sc->doc, at)->n : strlen(re);
-    uint32_t inner;
-    if (min > 0 || max != PD_IR_INF) {
-      /* the pattern cut to the lengths on its structure (pd_regex_to_ir_len) */
-      pd_regex_target t = {pd_sc_jchar, NULL};
-      pd_error e;
-      st = len ? pd_regex_to_ir_len(&sc->ir, re, len, &t, search, min, max, &sc->opts, &inner, &e)
-               : PD_ERR_UNSUPPORTED;
-      if (st == PD_ERR_NOMEM) return pd__nomem(sc->err);
-      if (st == PD_OK) {
-        *node = pd__quoted(sc, inner);
-        return pd_sc_ir_status(sc);
-      }
-      /* not cut on its structure: the pattern and a count of its characters
-       * as one product automaton, when that stays small; else refused */
-      bool small;
-      if ((st = pd__count_fits(sc, re, len, search, min, max, &small))) return st;
-      if (!small) {
-        uint32_t where = pd_sc_kw(sc, c, 0, min > 0 ? "minLength" : "maxLength");
-        st = pd_sc_unsupported(sc, where == PD_JSON_NONE ? at : where,
-                               min > 0 ? "minLength" : "maxLength", "length with pattern/format");
-        if (st) return st;
-        min = 0, max = PD_IR_INF; /* lenient: the length dropped */
-      }
-    }
-    if (!search && len == 0)
-      st = pd__hostname(sc, &inner);
-    else
-      st = pd__regex(sc, at, re, len, search, &inner);
-    if (st) return st;
-    if (min > 0 || max != PD_IR_INF)
-      inner = pd_ir_and_count(&sc->ir, inner, pd_sc_jchar(&sc->ir, pd__all_chars, 2, NULL), min, max);
-    *node = pd__quoted(sc, inner);
-    return pd_sc_ir_status(sc);
-  }
+  if (n_rx) return pd__matching(sc, c, rx, n_rx, min, max, node);
   if (min > sc->opts.max_repeat || (max != PD_IR_INF && max > sc->opts.max_repeat))
     return pd__fail(sc->err, PD_ERR_LIMIT, "string length bound over max_repeat (%u)",
                     sc->opts.max_repeat);

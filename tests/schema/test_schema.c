@@ -170,6 +170,35 @@ static void test_strings(void **state) {
       }
     pdt_release(&c);
   }
+  /* two patterns (and a length): their intersection, one product automaton */
+  const char *two[] = {"{\"allOf\":[{\"pattern\":\"^a\"},{\"pattern\":\"b$\"}],\"type\":\"string\"}",
+                       "{\"allOf\":[{\"pattern\":\"^a\"},{\"pattern\":\"b$\"}],\"type\":\"string\","
+                       "\"maxLength\":3}"};
+  for (int sc = 0; sc < 2; sc++) {
+    pdt_compile(&c, two[sc]);
+    for (unsigned len = 0, total = 1; len <= 5; len++, total *= 4)
+      for (unsigned code = 0; code < total; code++) {
+        char text[64];
+        size_t k = 0;
+        unsigned first = 9, last = 9;
+        text[k++] = '"';
+        for (unsigned i = 0, x = code; i < len; i++, x /= 4) {
+          const char *u = (const char *[]){"a", "b", "c", "\\u00e9"}[x % 4];
+          memcpy(text + k, u, strlen(u));
+          k += strlen(u);
+          if (!i) first = x % 4;
+          last = x % 4;
+        }
+        text[k++] = '"';
+        text[k] = 0;
+        bool want = first == 0 && last == 1 && (sc == 0 || len <= 3);
+        if (pdt_check(&c, text) != want) fail_msg("%s on %s", two[sc], text);
+      }
+    pdt_release(&c);
+  }
+  ACCEPT("{\"format\":\"date\",\"pattern\":\"-02-\"}", "\"2020-02-03\"");
+  REJECT("{\"format\":\"date\",\"pattern\":\"-02-\"}", "\"2020-03-02\"");
+  REJECT("{\"format\":\"date\",\"pattern\":\"-02-\"}", "\"x-02-\"");
   /* past the product's budget (an e-mail automaton times 7 counts): refused */
   pdt_refused_any("{\"format\":\"email\",\"maxLength\":6}");
   pdt_refused_any("{\"format\":\"hostname\",\"maxLength\":6}");
