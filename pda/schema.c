@@ -69,7 +69,7 @@ static const pd__kw pd__keywords[] = {
     {"propertyNames", PD_SC_OBJ, PD__KW_ENFORCED},
     {"dependentRequired", PD_SC_OBJ, PD__KW_ENFORCED},
     {"dependentSchemas", PD_SC_OBJ, PD__KW_ENFORCED},
-    {"dependencies", PD_SC_OBJ, PD__KW_ENFORCED}, /* array form; schema form refused */
+    {"dependencies", PD_SC_OBJ, PD__KW_ENFORCED}, /* array form; schema form as dependentSchemas */
     {"unevaluatedProperties", PD_SC_OBJ, PD__KW_ENFORCED},
     {"$dynamicRef", PD_SC_ALL, PD__KW_ENFORCED}, /* where it is a static $ref */
     {"$recursiveRef", PD_SC_ALL, PD__KW_REFUSED},
@@ -285,12 +285,14 @@ uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n) {
     if (pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) continue;
     ok = pd__reach_list(sc, c, &r, s, "allOf", false) &&
          pd__reach_list(sc, c, &r, s, "anyOf", true) && pd__reach_list(sc, c, &r, s, "oneOf", true);
-    uint32_t deps = pd_json_get(&sc->doc, s, "dependentSchemas");
-    if (deps != PD_JSON_NONE && pd_json_at(&sc->doc, deps)->kind == PD_JSON_OBJECT)
-      for (uint32_t k = 0; k < pd_json_len(&sc->doc, deps) && ok; k++) {
-        uint32_t b = pd_json_mval(&sc->doc, deps, k);
-        if (pd__in_conj(sc, c, b)) ok = pd__reach_add(sc, &r, b);
-      }
+    for (int d = 0; d < 2 && ok; d++) {
+      uint32_t deps = pd_json_get(&sc->doc, s, d ? "dependencies" : "dependentSchemas");
+      if (deps != PD_JSON_NONE && pd_json_at(&sc->doc, deps)->kind == PD_JSON_OBJECT)
+        for (uint32_t k = 0; k < pd_json_len(&sc->doc, deps) && ok; k++) {
+          uint32_t b = pd_json_mval(&sc->doc, deps, k);
+          if (pd__in_conj(sc, c, b)) ok = pd__reach_add(sc, &r, b);
+        }
+    }
     for (int k = 0; k < 3 && ok; k++) { /* "if" is a member where it held */
       uint32_t b = pd_json_get(&sc->doc, s, k == 2 ? "if" : k ? "else" : "then");
       if (b != PD_JSON_NONE && pd__in_conj(sc, c, b)) ok = pd__reach_add(sc, &r, b);
@@ -945,17 +947,41 @@ pd_status pd_sc_key_schemas(pd_sc *sc, uint32_t key, uint32_t *req, uint32_t *fo
 
 #define PD__MAX_DEP_SCHEMAS 6u
 
-/* dependentSchemas at member i: for objects, one case per subset of its keys
- * (present: the key is required and its schema holds; absent: the key is
- * forbidden); other types are untouched. */
-static pd_status pd__dep_schemas(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t deps,
-                                 uint32_t depth, uint32_t *node) {
-  if (pd_json_at(&sc->doc, deps)->kind != PD_JSON_OBJECT)
-    return pd_sc_fail(sc, PD_ERR_SEMANTIC, deps, "'dependentSchemas' must be an object");
-  uint32_t k = pd_json_len(&sc->doc, deps), acc = pd_ir_nothing(&sc->ir), one;
-  pd_status st;
+/* The schema dependencies of member s: dependentSchemas, and draft-07
+ * "dependencies" whose values are schemas (its arrays are dependentRequired,
+ * schema_object.c). keys[], schemas[] get at most cap of them; *n counts all. */
+static pd_status pd__dep_list(pd_sc *sc, uint32_t s, uint32_t *keys, uint32_t *schemas,
+                              uint32_t cap, uint32_t *n) {
+  static const char *const kws[2] = {"dependentSchemas", "dependencies"};
+  *n = 0;
+  for (int k = 0; k < 2; k++) {
+    uint32_t d = pd_json_get(&sc->doc, s, kws[k]);
+    if (d == PD_JSON_NONE) continue;
+    if (pd_json_at(&sc->doc, d)->kind != PD_JSON_OBJECT)
+      return pd_sc_fail(sc, PD_ERR_SEMANTIC, d, "'%s' must be an object", kws[k]);
+    for (uint32_t j = 0; j < pd_json_len(&sc->doc, d); j++) {
+      uint32_t v = pd_json_mval(&sc->doc, d, j);
+      if (k == 1 && pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) continue;
+      if (*n < cap) keys[*n] = pd_json_mkey(&sc->doc, d, j), schemas[*n] = v;
+      ++*n;
+    }
+  }
+  return PD_OK;
+}
+
+/* Schema dependencies at member i (pd__dep_list): for objects, one case per
+ * subset of their keys (present: the key is required and its schema holds;
+ * absent: the key is forbidden); other types are untouched. */
+static pd_status pd__dep_schemas(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t depth,
+                                 uint32_t *node) {
+  uint32_t keys[PD__MAX_DEP_SCHEMAS], schemas[PD__MAX_DEP_SCHEMAS], k;
+  uint32_t acc = pd_ir_nothing(&sc->ir), one, s = pd_sc_member(sc, c, i);
+  pd_status st = pd__dep_list(sc, s, keys, schemas, PD__MAX_DEP_SCHEMAS, &k);
+  if (st) return st;
   if (k > PD__MAX_DEP_SCHEMAS && (c->types & PD_SC_OBJ)) {
-    if ((st = pd_sc_unsupported(sc, deps, "dependentSchemas", "more than 6 keys"))) return st;
+    uint32_t where = pd_json_get(&sc->doc, s, "dependentSchemas");
+    if (where == PD_JSON_NONE) where = pd_json_get(&sc->doc, s, "dependencies");
+    if ((st = pd_sc_unsupported(sc, where, "dependentSchemas", "more than 6 keys"))) return st;
     return pd__branch(sc, c, i, PD_SC_DEP_DONE, PD_JSON_NONE, c->types, depth, node);
   }
   if (c->types & ~PD_SC_OBJ) {
@@ -967,11 +993,11 @@ static pd_status pd__dep_schemas(pd_sc *sc, const pd_sc_conj *c, size_t i, uint3
     for (size_t m = 0; m < c->n; m++)
       if ((st = pd__push(sc, sc->pool.data[c->off + m] | (m == i ? PD_SC_DEP_DONE : 0)))) return st;
     for (uint32_t j = 0; j < k; j++) {
-      uint32_t req, forbid, key = pd_json_mkey(&sc->doc, deps, j);
-      if ((st = pd_sc_key_schemas(sc, key, &req, &forbid))) return st;
+      uint32_t req, forbid;
+      if ((st = pd_sc_key_schemas(sc, keys[j], &req, &forbid))) return st;
       if (mask >> j & 1) {
         if ((st = pd__add(sc, off, PD_SC_ENTRY(req, 0))) ||
-            (st = pd__add(sc, off, PD_SC_ENTRY(pd_json_mval(&sc->doc, deps, j), 0))))
+            (st = pd__add(sc, off, PD_SC_ENTRY(schemas[j], 0))))
           return st;
       } else if ((st = pd__add(sc, off, PD_SC_ENTRY(forbid, 0)))) {
         return st;
@@ -1002,9 +1028,12 @@ static pd_status pd__disjunction(pd_sc *sc, const pd_sc_conj *c, uint32_t depth,
     }
     if (!(e & PD_SC_IF_DONE) && pd_json_get(&sc->doc, s, "if") != PD_JSON_NONE)
       return pd__if(sc, c, i, s, depth, node);
-    if (!(e & PD_SC_DEP_DONE) &&
-        (arr = pd_json_get(&sc->doc, s, "dependentSchemas")) != PD_JSON_NONE)
-      return pd__dep_schemas(sc, c, i, arr, depth, node);
+    uint32_t n_deps;
+    if (!(e & PD_SC_DEP_DONE)) {
+      pd_status st = pd__dep_list(sc, s, NULL, NULL, 0, &n_deps);
+      if (st) return st;
+      if (n_deps) return pd__dep_schemas(sc, c, i, depth, node);
+    }
     uint32_t mask;
     if (!(e & PD_SC_NOT_DONE) && (arr = pd_json_get(&sc->doc, s, "not")) != PD_JSON_NONE &&
         pd__double_negation(sc, s) == PD_JSON_NONE && !pd__type_only(sc, arr, &mask)) {

@@ -742,8 +742,8 @@ static pd_status pd__extra_key(pd__obj *o, uint32_t *key) {
   return pd_sc_ir_status(o->sc);
 }
 
-/* dependentRequired, and draft-07 "dependencies" with array values; the
- * schema form of "dependencies" is refused. Every key involved is declared. */
+/* dependentRequired, and draft-07 "dependencies" with array values (its
+ * schema values are dependentSchemas, schema.c). Every key involved is declared. */
 static pd_status pd__dependencies(pd__obj *o) {
   pd_sc *sc = o->sc;
   static const char *const kws[2] = {"dependentRequired", "dependencies"};
@@ -757,8 +757,9 @@ static pd_status pd__dependencies(pd__obj *o) {
       for (uint32_t j = 0; j < pd_json_len(&sc->doc, d); j++) {
         uint32_t key = pd_json_mkey(&sc->doc, d, j), v = pd_json_mval(&sc->doc, d, j);
         if (pd_json_at(&sc->doc, v)->kind != PD_JSON_ARRAY) {
-          if ((st = pd_sc_unsupported(sc, v, "dependentSchemas", "schema dependencies"))) return st;
-          continue;
+          if (k == 0)
+            return pd_sc_fail(sc, PD_ERR_SEMANTIC, v, "dependentRequired values must be arrays");
+          continue; /* a schema: already distributed (pd__dep_schemas) */
         }
         if ((st = pd__declare(o, key, false))) return st;
         for (uint32_t q = 0; q < pd_json_len(&sc->doc, v); q++) {

@@ -337,6 +337,17 @@ static void test_dependent_schemas(void **state) {
       "{\"required\":[\"v\"]}}}";
   ACCEPT(r, "{\"n\":{\"n\":{\"v\":2},\"v\":1},\"v\":0}");
   REJECT(r, "{\"n\":{\"n\":{\"v\":2}},\"v\":0}");
+  /* draft-07 "dependencies": schema values as dependentSchemas, arrays as
+   * dependentRequired, in one keyword */
+  const char *d7 = "{\"dependencies\":{\"bar\":{\"properties\":{\"foo\":{\"type\":\"integer\"}}},"
+                   "\"q\":[\"r\"]}}";
+  ACCEPT(d7, "{\"foo\":\"x\"}");
+  ACCEPT(d7, "{\"foo\":1,\"bar\":2}");
+  REJECT(d7, "{\"foo\":\"x\",\"bar\":2}");
+  ACCEPT(d7, "{\"q\":1,\"r\":2}");
+  REJECT(d7, "{\"q\":1}");
+  ACCEPT(d7, "7"); /* objects only */
+  pdt_refused("{\"dependentRequired\":{\"a\":{}}}", PD_ERR_SEMANTIC, "arrays");
 }
 
 
