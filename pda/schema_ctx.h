@@ -140,6 +140,9 @@ typedef struct pd_sc_lit {
  * or it is of lits[k].types and matches lits[k].node for some k < *n. *ok
  * false when s has any other shape. */
 pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, size_t *n, bool *ok);
+/* not {"anyOf": [B...]} with nothing else asserted: every B fails, *all =
+ * {"allOf": [the negation of each B]} when each is negatable (*ok). */
+pd_status pd_sc_neg_any(pd_sc *sc, uint32_t x, uint32_t *all, bool *ok);
 
 /* The values schema s allows when it is a finite set given by const / enum /
  * a type of null and booleans (with type filtering; annotations ignored):

@@ -551,3 +551,27 @@ pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, s
                        bool *ok) {
   return pd__negate(sc, s, mask, lits, n, ok);
 }
+
+#define PD__NOT_ANY_MAX 8u /* branches of a negated anyOf */
+
+pd_status pd_sc_neg_any(pd_sc *sc, uint32_t x, uint32_t *all, bool *ok) {
+  *ok = false;
+  if (pd_json_at(&sc->doc, x)->kind != PD_JSON_OBJECT) return PD_OK;
+  uint32_t arr = PD_JSON_NONE, negs[PD__NOT_ANY_MAX];
+  for (uint32_t k = 0; k < pd_json_len(&sc->doc, x); k++) {
+    const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, x, k));
+    if (!pd_sc_kw_asserts(name)) continue;
+    if (strcmp(name, "anyOf") != 0) return PD_OK;
+    arr = pd_json_mval(&sc->doc, x, k);
+  }
+  if (arr == PD_JSON_NONE || pd_json_at(&sc->doc, arr)->kind != PD_JSON_ARRAY) return PD_OK;
+  uint32_t n = pd_json_len(&sc->doc, arr);
+  if (n == 0 || n > PD__NOT_ANY_MAX) return PD_OK;
+  for (uint32_t j = 0; j < n; j++) {
+    pd_status st = pd__neg_schema(sc, pd_json_elem(&sc->doc, arr, j), &negs[j], ok);
+    if (st || !*ok) return st;
+  }
+  uint32_t list = pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, negs, n);
+  *all = list == PD_JSON_NONE ? PD_JSON_NONE : pd__object(sc, (const char *const[]){"allOf"}, &list, 1);
+  return *all == PD_JSON_NONE ? pd__nomem(sc->err) : PD_OK;
+}

@@ -600,6 +600,18 @@ static void test_negation(void **state) {
   ACCEPT(r, "{\"a\":1,\"b\":2}");
   REJECT(r, "{\"a\":1}");
   ACCEPT(r, "{\"c\":1}");
+  /* not anyOf: every branch fails */
+  const char *na = "{\"type\":\"object\",\"required\":[\"image\"],\"not\":{\"anyOf\":"
+                   "[{\"required\":[\"build\"]},{\"required\":[\"dockerfile\"]}]}}";
+  ACCEPT(na, "{\"image\":1}");
+  REJECT(na, "{\"image\":1,\"build\":2}");
+  REJECT(na, "{\"dockerfile\":1,\"image\":1}");
+  const char *nany = "{\"not\":{\"anyOf\":[{\"type\":\"string\"},{\"minimum\":3}]}}";
+  ACCEPT(nany, "2.5");
+  REJECT(nany, "3");
+  REJECT(nany, "\"s\"");
+  REJECT(nany, "{}"); /* an object meets "minimum" */
+  pdt_refused("{\"not\":{\"anyOf\":[{\"pattern\":\"a\"}]}}", PD_ERR_UNSUPPORTED, "not");
   /* oneOf by negation */
   const char *o = "{\"oneOf\":[{\"type\":\"number\",\"minimum\":0},{\"maximum\":5}]}";
   ACCEPT(o, "6");
