@@ -686,36 +686,68 @@ static pd_status pd__strings_disjoint(pd_sc *sc, uint32_t a, uint32_t b, bool *y
   return st;
 }
 
-/* Two schema objects share no instance of the types in common. */
+/* The types of common for which two schema objects share no instance. */
 static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t common,
-                                    bool *yes) {
-  bool sa, sb;
+                                    uint32_t *proved) {
+  bool sa, sb, yes;
   uint32_t xa = pd__values(sc, a, &sa), xb = pd__values(sc, b, &sb);
-  *yes = true;
-  if (xa != PD_JSON_NONE && xb != PD_JSON_NONE && pd__values_disjoint(sc, xa, sa, xb, sb))
+  *proved = 0;
+  if (xa != PD_JSON_NONE && xb != PD_JSON_NONE && pd__values_disjoint(sc, xa, sa, xb, sb)) {
+    *proved = common;
     return PD_OK;
-  if (common == PD_SC_STR) return pd__strings_disjoint(sc, a, b, yes);
-  *yes = common == PD_SC_OBJ && (pd__discriminated(sc, a, b) || pd__required_forbidden(sc, a, b) ||
-                                 pd__required_forbidden(sc, b, a));
+  }
+  if ((common & PD_SC_OBJ) && (pd__discriminated(sc, a, b) || pd__required_forbidden(sc, a, b) ||
+                               pd__required_forbidden(sc, b, a)))
+    *proved |= PD_SC_OBJ;
+  if (!(common & PD_SC_STR)) return PD_OK;
+  pd_status st = pd__strings_disjoint(sc, a, b, &yes);
+  if (yes) *proved |= PD_SC_STR;
+  return st;
+}
+
+/* The types (of types) no instance of which satisfies both branch schemas a
+ * and b (sound tests only: types, const/enum values, discriminating
+ * properties, a required key the other forbids, string values or patterns
+ * that miss each other; each on any pair of implied schemas). */
+static pd_status pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types,
+                              uint32_t *proved) {
+  uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
+  *proved = types & ~common;
+  if (!common) return PD_OK;
+  uint32_t ca[16], cb[16];
+  size_t na = pd__conjuncts(sc, a, ca, 0, 16), nb = pd__conjuncts(sc, b, cb, 0, 16);
+  for (size_t i = 0; i < na && (*proved & common) != common; i++)
+    for (size_t j = 0; j < nb && (*proved & common) != common; j++) {
+      uint32_t one;
+      pd_status st = pd__basic_disjoint(sc, ca[i], cb[j], common, &one);
+      if (st) return st;
+      *proved |= one;
+    }
   return PD_OK;
 }
 
-/* No instance of the allowed types satisfies both branch schemas a and b
- * (sound tests only: types, const/enum values, discriminating properties, a
- * required key the other forbids, string values or patterns that miss each
- * other; each on any pair of implied schemas). */
-static pd_status pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, bool *yes) {
-  uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
-  *yes = !common;
-  if (*yes) return PD_OK;
-  uint32_t ca[16], cb[16];
-  size_t na = pd__conjuncts(sc, a, ca, 0, 16), nb = pd__conjuncts(sc, b, cb, 0, 16);
-  for (size_t i = 0; i < na; i++)
-    for (size_t j = 0; j < nb; j++) {
-      pd_status st = pd__basic_disjoint(sc, ca[i], cb[j], common, yes);
-      if (st || *yes) return st;
+/* Whether schema s accepts every instance of type t (one type bit): no
+ * keyword of it constrains t, and its "type" admits t. */
+static bool pd__accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
+  const pd_json_node *n = pd_json_at(&sc->doc, s);
+  if (n->kind == PD_JSON_TRUE) return true;
+  if (n->kind != PD_JSON_OBJECT) return false;
+  for (uint32_t k = 0; k < n->n; k++) {
+    const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k));
+    const pd__kw *kw = pd__kw_find(name);
+    if (!kw || kw->how == PD__KW_ANNOTATION) continue;
+    if (strcmp(name, "type") == 0) {
+      uint32_t m = 0;
+      pd_error *saved = sc->err;
+      sc->err = NULL;
+      bool bad = pd_sc_type_mask(sc, pd_json_mval(&sc->doc, s, k), &m) != PD_OK;
+      sc->err = saved;
+      if (bad || !(m & t)) return false;
+    } else if (kw->types & t) {
+      return false;
     }
-  return PD_OK;
+  }
+  return true;
 }
 
 /* Keys of a schema object other than annotations. */
@@ -849,27 +881,37 @@ static pd_status pd__one_of_neg(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32
 }
 
 /* oneOf is anyOf when its branches are pairwise disjoint; proving that is
- * required, never assumed. Otherwise it is exact by negation when the
- * branches allow it. */
+ * required, never assumed. Per type: a type for which two branches accept
+ * every instance has no valid instance (both match), so it is dropped; every
+ * other type must be proven disjoint for every pair. Otherwise it is exact by
+ * negation when the branches allow it. */
 static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t depth,
                             uint32_t *node) {
-  uint32_t n = pd_json_len(&sc->doc, arr);
-  for (uint32_t a = 0; a < n; a++)
-    for (uint32_t b = a + 1; b < n; b++) {
-      bool disjoint;
-      pd_status st = pd__disjoint(sc, pd_json_elem(&sc->doc, arr, a),
-                                  pd_json_elem(&sc->doc, arr, b), c->types, &disjoint);
+  uint32_t n = pd_json_len(&sc->doc, arr), dropped = 0;
+  bool proven = true;
+  for (uint32_t a = 0; a < n && proven; a++)
+    for (uint32_t b = a + 1; b < n && proven; b++) {
+      uint32_t x = pd_json_elem(&sc->doc, arr, a), y = pd_json_elem(&sc->doc, arr, b), disjoint;
+      pd_status st = pd__disjoint(sc, x, y, c->types, &disjoint);
       if (st) return st;
-      if (!disjoint) {
-        bool ok;
-        st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok);
-        if (st || ok) return st;
-        st = pd_sc_unsupported(sc, arr, "oneOf", "branches not provably disjoint");
-        if (st) return st;
-        return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node); /* lenient: as anyOf */
+      uint32_t open = c->types & ~disjoint & ~dropped;
+      for (uint32_t t = 1; open && t <= PD_SC_ALL && proven; t <<= 1) {
+        if (!(open & t)) continue;
+        proven = pd__accepts_all(sc, x, t) && pd__accepts_all(sc, y, t);
+        if (proven) dropped |= t;
       }
     }
-  return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node);
+  if (proven) {
+    pd_sc_conj kept = *c;
+    kept.types &= ~dropped;
+    return pd__union(sc, &kept, i, arr, PD_SC_ONEOF_DONE, depth, node);
+  }
+  bool ok;
+  pd_status st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok);
+  if (st || ok) return st;
+  st = pd_sc_unsupported(sc, arr, "oneOf", "branches not provably disjoint");
+  if (st) return st;
+  return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node); /* lenient: as anyOf */
 }
 
 /* if / then / else at member i: (if AND then) OR (NOT if AND else), exact

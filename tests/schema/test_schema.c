@@ -524,6 +524,24 @@ static void test_combinators_refs(void **state) {
   ACCEPT(closed, "{\"graph\":1}");
   ACCEPT(closed, "{\"graphs\":1,\"x\":2}");
   REJECT(closed, "{\"x\":2}");
+  /* per type: objects told apart by a discriminator; other types satisfy both
+   * branches (no keyword of theirs applies), so none of them is valid */
+  const char *dis = "{\"oneOf\":[{\"properties\":{\"k\":{\"enum\":[\"a\"]}},\"required\":[\"k\"]},"
+                    "{\"properties\":{\"k\":{\"enum\":[\"b\"]}},\"required\":[\"k\"]}]}";
+  ACCEPT(dis, "{\"k\":\"a\"}");
+  ACCEPT(dis, "{\"k\":\"b\"}");
+  REJECT(dis, "{\"k\":\"c\"}");
+  REJECT(dis, "{}");
+  REJECT(dis, "5");
+  REJECT(dis, "\"a\"");
+  const char *mix = "{\"oneOf\":[{\"minimum\":3},{\"type\":\"string\"}]}";
+  ACCEPT(mix, "5");
+  REJECT(mix, "1");
+  REJECT(mix, "\"s\""); /* a string meets "minimum" too */
+  ACCEPT(mix, "null");
+  /* one branch takes all strings, the other some: not decided here */
+  pdt_refused("{\"oneOf\":[{\"required\":[\"a\"]},{\"type\":\"string\",\"pattern\":\"^x\"}]}",
+              PD_ERR_UNSUPPORTED, "oneOf");
   /* string branches: patterns no string matches both of, values missing a pattern or format */
   const char *pats = "{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":"
                      "\"^-?\\\\d+/\\\\d+$\"},{\"type\":\"string\",\"pattern\":\"^0x[0-9a-f]+$\"},"
