@@ -726,16 +726,18 @@ static pd_status pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types,
   return PD_OK;
 }
 
-/* Whether schema s accepts every instance of type t (one type bit): no
- * keyword of it constrains t, and its "type" admits t. */
-static bool pd__accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
+/* Whether schema object s, its $ref and allOf aside, accepts every instance
+ * of type t (one type bit): no keyword of it constrains t, and its "type"
+ * admits t. */
+static bool pd__local_accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
   const pd_json_node *n = pd_json_at(&sc->doc, s);
   if (n->kind == PD_JSON_TRUE) return true;
   if (n->kind != PD_JSON_OBJECT) return false;
   for (uint32_t k = 0; k < n->n; k++) {
     const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k));
     const pd__kw *kw = pd__kw_find(name);
-    if (!kw || kw->how == PD__KW_ANNOTATION) continue;
+    if (!kw || kw->how == PD__KW_ANNOTATION || !strcmp(name, "$ref") || !strcmp(name, "allOf"))
+      continue;
     if (strcmp(name, "type") == 0) {
       uint32_t m = 0;
       pd_error *saved = sc->err;
@@ -747,6 +749,18 @@ static bool pd__accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
       return false;
     }
   }
+  return true;
+}
+
+/* Whether schema s accepts every instance of type t: it and every schema it
+ * implies ($ref target, allOf members) do. */
+static bool pd__accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
+  if (pd_json_at(&sc->doc, s)->kind == PD_JSON_TRUE) return true;
+  uint32_t cs[16];
+  size_t n = pd__conjuncts(sc, s, cs, 0, 16);
+  if (n == 0 || n == 16) return false; /* not an object, or maybe more than seen */
+  for (size_t i = 0; i < n; i++)
+    if (!pd__local_accepts_all(sc, cs[i], t)) return false;
   return true;
 }
 

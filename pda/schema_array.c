@@ -267,7 +267,8 @@ static pd_status pd__array_contains(pd_sc *sc, const pd_sc_conj *c, uint32_t dep
   if ((size_t)(ncap + 1) * (C + 1) > 100000 || C > sc->opts.max_repeat)
     return pd__fail(sc->err, PD_ERR_LIMIT, "contains: too many counter states");
   if ((st = pd__element(sc, c, 0, depth, cs, &m))) return st;
-  uint32_t first = (uint32_t)ir->rules.len, sep = pd_sc_item_sep(sc, depth);
+  uint32_t sep = pd_sc_item_sep(sc, depth); /* first: it may add the whitespace rule */
+  uint32_t first = (uint32_t)ir->rules.len;
   for (uint32_t k = 0; k < (ncap + 1) * (C + 1); k++) pd_ir_rule_fresh(ir, "ac");
     /* the state after one more matching element from count j; NONE: not allowed */
 #define PD__NEXT_J(j) ((j) < C ? (j) + 1 : exact ? PD_IR_NONE : C)

@@ -620,8 +620,8 @@ static pd_status pd__any_order(pd__obj *o, uint32_t *start) {
         o, pd_sc_string_literal(sc, pd_json_str(&sc->doc, nm), pd_json_at(&sc->doc, nm)->n), nm,
         &a.elems[i]);
   }
+  a.sep = pd_sc_item_sep(sc, o->depth); /* first: it may add the whitespace rule */
   a.first = (uint32_t)ir->rules.len;
-  a.sep = pd_sc_item_sep(sc, o->depth);
   size_t count = ((size_t)1 << a.P) * (a.cap + 1);
   for (size_t k = 0; k < count && !st; k++) pd_ir_rule_fresh(ir, "oa");
   for (uint32_t m = 0; m < (1u << a.P) && !st && !ir->oom; m++)

@@ -539,6 +539,16 @@ static void test_combinators_refs(void **state) {
   REJECT(mix, "1");
   REJECT(mix, "\"s\""); /* a string meets "minimum" too */
   ACCEPT(mix, "null");
+  /* the same through $ref and allOf */
+  const char *refs = "{\"$defs\":{\"a\":{\"properties\":{\"k\":{\"const\":1},\"v\":{\"pattern\":\"a\"}},"
+                     "\"required\":[\"k\"]},"
+                     "\"b\":{\"allOf\":[{\"required\":[\"k\"],\"properties\":{\"k\":{\"const\":2}}}]}},"
+                     "\"oneOf\":[{\"$ref\":\"#/$defs/a\"},{\"$ref\":\"#/$defs/b\"}]}";
+  ACCEPT(refs, "{\"k\":2}");
+  ACCEPT(refs, "{\"k\":1,\"v\":\"ab\"}");
+  REJECT(refs, "{\"k\":1,\"v\":\"b\"}");
+  REJECT(refs, "{\"k\":3}");
+  REJECT(refs, "[]");
   /* one branch takes all strings, the other some: not decided here */
   pdt_refused("{\"oneOf\":[{\"required\":[\"a\"]},{\"type\":\"string\",\"pattern\":\"^x\"}]}",
               PD_ERR_UNSUPPORTED, "oneOf");
@@ -761,6 +771,16 @@ static void test_max_contains(void **state) {
   REJECT(b, "[]"); /* minContains defaults to 1 */
   REJECT(b, "[5,6]");
   REJECT(b, "[1,2,3,4,5]");
+  /* elements that build no whitespace rule of their own: the counter's rules
+   * come after the one the separator adds (it once took the first of them) */
+  const char *nul = "{\"type\":\"array\",\"items\":{\"const\":null},\"maxItems\":2,"
+                    "\"contains\":{\"const\":null},\"maxContains\":1,\"minContains\":0}";
+  ACCEPT(nul, "[]");
+  ACCEPT(nul, "[ null ]");
+  REJECT(nul, "[null,null]");
+  ACCEPT("{\"type\":\"array\",\"items\":{\"const\":null},\"contains\":{\"const\":null},"
+         "\"maxContains\":1}",
+         "[null]");
   const char *any = "{\"contains\":{},\"maxContains\":1}"; /* every element matches */
   ACCEPT(any, "[[1]]");
   REJECT(any, "[1,2]");
