@@ -504,20 +504,25 @@ static pd_status pd__union(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t ar
   return pd_sc_ir_status(sc);
 }
 
+/* *m = the types "type" value t names; false when it is malformed (the
+ * compile reports that elsewhere, not the proofs that look at it here). */
+static bool pd__quiet_types(pd_sc *sc, uint32_t t, uint32_t *m) {
+  pd_error *saved = sc->err;
+  sc->err = NULL;
+  bool ok = pd_sc_type_mask(sc, t, m) == PD_OK;
+  sc->err = saved;
+  return ok;
+}
+
 /* The types a schema can possibly accept, from its type / const / enum and
  * those of its allOf members and $ref target (a sound over-approximation). */
 static uint32_t pd__possible_types(pd_sc *sc, uint32_t s, int budget) {
   const pd_json_node *n = pd_json_at(&sc->doc, s);
   if (n->kind == PD_JSON_FALSE) return 0;
   if (n->kind != PD_JSON_OBJECT || budget <= 0) return PD_SC_ALL;
-  uint32_t mask = PD_SC_ALL, t, v, target;
-  if ((t = pd_json_get(&sc->doc, s, "type")) != PD_JSON_NONE) {
-    uint32_t m = PD_SC_ALL;
-    pd_error *saved = sc->err;
-    sc->err = NULL;
-    if (!pd_sc_type_mask(sc, t, &m)) mask &= m;
-    sc->err = saved;
-  }
+  uint32_t mask = PD_SC_ALL, t, v, target, m;
+  if ((t = pd_json_get(&sc->doc, s, "type")) != PD_JSON_NONE && pd__quiet_types(sc, t, &m))
+    mask &= m;
   if ((v = pd_json_get(&sc->doc, s, "const")) != PD_JSON_NONE) mask &= pd_sc_value_type(sc, v);
   if ((v = pd_json_get(&sc->doc, s, "enum")) != PD_JSON_NONE &&
       pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) {
@@ -668,8 +673,8 @@ static pd_status pd__values_miss(pd_sc *sc, uint32_t vals, bool single, uint32_t
   return PD_OK;
 }
 
-/* Strings of a and b (the only type in common) differ: a's values miss b's
- * pattern or the other way round, or no string matches both patterns. */
+/* No string satisfies both a and b: a's values miss b's pattern (or format)
+ * or the other way round, or no string matches both patterns. */
 static pd_status pd__strings_disjoint(pd_sc *sc, uint32_t a, uint32_t b, bool *yes) {
   bool sa, sb;
   uint32_t xa = pd__values(sc, a, &sa), xb = pd__values(sc, b, &sb);
@@ -705,8 +710,8 @@ static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t 
   return st;
 }
 
-/* The types (of types) no instance of which satisfies both branch schemas a
- * and b (sound tests only: types, const/enum values, discriminating
+/* *proved = the types, of types, no instance of which satisfies both branch
+ * schemas a and b (sound tests only: types, const/enum values, discriminating
  * properties, a required key the other forbids, string values or patterns
  * that miss each other; each on any pair of implied schemas). */
 static pd_status pd__disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types,
@@ -738,13 +743,9 @@ static bool pd__local_accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
     const pd__kw *kw = pd__kw_find(name);
     if (!kw || kw->how == PD__KW_ANNOTATION || !strcmp(name, "$ref") || !strcmp(name, "allOf"))
       continue;
+    uint32_t m;
     if (strcmp(name, "type") == 0) {
-      uint32_t m = 0;
-      pd_error *saved = sc->err;
-      sc->err = NULL;
-      bool bad = pd_sc_type_mask(sc, pd_json_mval(&sc->doc, s, k), &m) != PD_OK;
-      sc->err = saved;
-      if (bad || !(m & t)) return false;
+      if (!pd__quiet_types(sc, pd_json_mval(&sc->doc, s, k), &m) || !(m & t)) return false;
     } else if (kw->types & t) {
       return false;
     }
