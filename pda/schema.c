@@ -398,7 +398,14 @@ static pd_status pd__flatten(pd_sc *sc, size_t off, size_t n, size_t *out_off, b
       uint32_t target;
       if ((st = pd_sc_ref_resolve(sc, s, ref, &target))) return st;
       if (sc->ref_alone && target != PD_JSON_NONE && target != s && hops++ < PD__REF_HOPS) {
-        sc->pool.data[i--] = PD_SC_ENTRY(target, 0); /* the member is its target alone */
+        /* the member is its target alone; a target already here stays as it
+         * is (with its flags: an allOf that brings the "$ref" back on every
+         * flatten must not undo what was distributed) */
+        bool had = false;
+        for (size_t j = base; j < sc->pool.len && !had; j++)
+          had = PD_SC_NODE(sc->pool.data[j]) == target;
+        sc->pool.data[i] = had ? sc->pool.data[--sc->pool.len] : PD_SC_ENTRY(target, 0);
+        i--;
         continue;
       }
       if (target != PD_JSON_NONE && (st = pd__add(sc, base, PD_SC_ENTRY(target, 0)))) return st;

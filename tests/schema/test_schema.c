@@ -984,6 +984,18 @@ static void test_ref_siblings(void **state) {
   assert_false(pdt_accepts(d12, "{\"a\":{}}"));
   assert_false(pdt_accepts(d12, "{\"a\":\"x\"}"));
   assert_true(pdt_accepts(d12, "{}"));
+  /* a "$ref" back to the root inside an allOf, under a root anyOf: each
+   * flatten brings the "$ref" back, and its target must keep the anyOf it
+   * had distributed (it once came back without, and the rule called only
+   * itself: every "items" value was rejected) */
+  const char *back = "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\","
+                     "\"properties\":{\"type\":{\"type\":\"string\"},\"items\":{\"$ref\":\"#/definitions/io\"}},"
+                     "\"definitions\":{\"io\":{\"allOf\":[{\"$ref\":\"#\"},{\"required\":[\"type\"],"
+                     "\"properties\":{\"type\":{}},\"additionalProperties\":false}]}},"
+                     "\"anyOf\":[{\"required\":[\"type\"]},{\"required\":[\"zz\"]}]}";
+  assert_true(pdt_accepts(back, "{\"type\":\"a\",\"items\":{\"type\":\"b\"}}"));
+  assert_false(pdt_accepts(back, "{\"type\":\"a\",\"items\":{\"type\":\"b\",\"items\":{}}}"));
+  assert_false(pdt_accepts(back, "{\"type\":\"a\",\"items\":{}}"));
 }
 
 /* Decimals on a grid of hundredths against decimal bounds. */
