@@ -8,6 +8,7 @@
  * decimal strings of any length, compared digit by digit, never as doubles.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -427,8 +428,47 @@ static uint32_t pd__gcd(uint32_t a, uint32_t b) {
   return a;
 }
 
-static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, bool bounded,
-                              uint32_t *node, bool *done) {
+static uint32_t pd__tenths(pd_sc *sc, size_t d);
+
+/* The multiples of K (> 1) in [lo, hi] (inclusive integer bounds, both
+ * finite) as literals, when there are at most PD__MAX_LISTED of them; *ok
+ * false otherwise. */
+#define PD__MAX_LISTED 1024u
+
+static bool pd__int_of(const pd__bound *b, int64_t *x) {
+  if (b->inf || b->v.fp[0] || strlen(b->v.ip) > 17) return false;
+  *x = atoll(b->v.ip);
+  if (b->v.neg) *x = -*x;
+  return true;
+}
+
+static uint32_t pd__listed(pd_sc *sc, uint32_t K, const pd__bound *lo, const pd__bound *hi,
+                           bool integer, bool *ok) {
+  pd_ir *ir = &sc->ir;
+  int64_t a, b;
+  *ok = pd__int_of(lo, &a) && pd__int_of(hi, &b);
+  if (!*ok) return PD_IR_NONE;
+  int64_t first = a >= 0 ? (a + K - 1) / K * K : -(-a / K * (int64_t)K);
+  *ok = b < first || (uint64_t)(b - first) / K < PD__MAX_LISTED;
+  if (!*ok) return PD_IR_NONE;
+  uint32_t acc = pd_ir_nothing(ir), zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
+  bool fraction = !(integer && sc->int_no_frac); /* "16.0" is 16, but not a draft-04 integer */
+  for (int64_t v = first; v <= b; v += K) {
+    char text[24];
+    int n = snprintf(text, sizeof text, "%lld", (long long)(v < 0 ? -v : v));
+    uint32_t parts[3] = {v < 0    ? pd_ir_bytes(ir, "-", 1)
+                         : v == 0 ? pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1)
+                                  : pd_ir_empty(ir),
+                         pd_ir_bytes(ir, text, (size_t)n),
+                         fraction ? pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1) : pd_ir_empty(ir)};
+    acc = pd_ir_alt2(ir, acc, pd_ir_seq(ir, parts, 3));
+  }
+  return acc;
+}
+
+static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, const pd__bound *lo,
+                              const pd__bound *hi, uint32_t range, uint32_t *node, bool *done) {
+  bool bounded = range != PD_IR_NONE;
   uint32_t at = PD_JSON_NONE, K = 0; /* K: lcm of the integer values (0: none) */
   size_t fl_min = 0;                 /* digits of the largest 10^-d (0: none) */
   *done = false;
@@ -458,28 +498,51 @@ static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, bool
   }
   if (at == PD_JSON_NONE) return PD_OK;
   pd_ir *ir = &sc->ir;
-  if (bounded) return pd_sc_unsupported(sc, at, "multipleOf", "multipleOf with bounds");
-  if (K) {
-    uint32_t body = pd__divisible(sc, K),
+  if (K > 1 && bounded) { /* few multiples in range: listed; else refused */
+    bool ok;
+    pd__bound a = *lo, b = *hi;
+    pd__int_bound(&a, true);
+    pd__int_bound(&b, false);
+    uint32_t listed = pd__listed(sc, K, &a, &b, integer, &ok);
+    if (!ok) return pd_sc_unsupported(sc, at, "multipleOf", "multipleOf with bounds");
+    *node = listed;
+    *done = true;
+    return pd_sc_ir_status(sc);
+  }
+  uint32_t mult;
+  if (K) { /* K = 1 has no remainder to follow: digits, without a rule per remainder */
+    uint32_t body = K == 1 ? pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
+                                        pd_ir_seq2(ir, pd__digit(ir, 1, 9),
+                                                   pd__digits(ir, 0, PD_IR_INF)))
+                           : pd__divisible(sc, K),
              zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
     uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), body,
                          integer && sc->int_no_frac ? pd_ir_empty(ir)
                                                     : pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1)};
-    *node = pd_ir_seq(ir, parts, 3);
-    *done = true;
-    return pd_sc_ir_status(sc);
+    mult = pd_ir_seq(ir, parts, 3);
+  } else if (integer) {
+    return PD_OK; /* every integer is a multiple of 10^-d */
+  } else {
+    mult = pd__tenths(sc, fl_min);
   }
-  if (integer) return PD_OK; /* every integer is a multiple of 10^-d */
-  uint32_t frac = pd_ir_seq2(ir, pd__digits(ir, 1, (uint32_t)fl_min),
+  /* with bounds: the range and the multiples, one product automaton */
+  *node = bounded ? pd_ir_and(ir, range, mult) : mult;
+  *done = true;
+  return pd_sc_ir_status(sc);
+}
+
+/* Numbers with at most d fraction digits before trailing zeros: the
+ * multiples of 10^-d, written without an exponent. */
+static uint32_t pd__tenths(pd_sc *sc, size_t d) {
+  pd_ir *ir = &sc->ir;
+  uint32_t frac = pd_ir_seq2(ir, pd__digits(ir, 1, (uint32_t)d),
                              pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF));
   uint32_t parts[3] = {
       pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1),
       pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
                  pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF))),
       pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
-  *node = pd_ir_seq(ir, parts, 3);
-  *done = true;
-  return pd_sc_ir_status(sc);
+  return pd_ir_seq(ir, parts, 3);
 }
 
 /* ------------------------------------------------------------ the number type */
@@ -540,17 +603,18 @@ pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
     if (st) return st;
     integer = false; /* lenient: integers too, as if the negation were absent */
   }
-  if ((st = pd__multiple(sc, c, integer, bounded, node, &done)) || done) return st;
-  if (!bounded) {
-    *node = pd__any_number(sc, integer);
-    return pd_sc_ir_status(sc);
+  uint32_t range = PD_IR_NONE;
+  if (bounded) {
+    pd__bound a = lo, b = hi;
+    if (integer) {
+      pd__int_bound(&a, true);
+      pd__int_bound(&b, false);
+    }
+    pd__numctx nc = {sc, integer, at, integer};
+    if ((st = pd__range(&nc, &a, &b, &range))) return st;
   }
-  if (integer) {
-    pd__int_bound(&lo, true);
-    pd__int_bound(&hi, false);
-  }
-  pd__numctx nc = {sc, integer, at, integer};
-  if ((st = pd__range(&nc, &lo, &hi, node))) return st;
+  if ((st = pd__multiple(sc, c, integer, &lo, &hi, range, node, &done)) || done) return st;
+  *node = bounded ? range : pd__any_number(sc, integer);
   return pd_sc_ir_status(sc);
 }
 

@@ -809,6 +809,33 @@ static void test_multiple_of(void **state) {
   pdt_refused(k, PD_ERR_UNSUPPORTED, "multipleOf");
   pdt_refused("{\"allOf\":[{\"multipleOf\":9973}],\"multipleOf\":9967}", PD_ERR_UNSUPPORTED,
               "multipleOf");
+  /* with bounds: few multiples are listed; 1 and 10^-d meet the range in one
+   * product automaton; many multiples of a larger integer are refused */
+  const char *few = "{\"type\":\"integer\",\"minimum\":-10,\"exclusiveMaximum\":16,\"multipleOf\":4}";
+  for (int v = -12; v <= 20; v++) {
+    char text[16];
+    snprintf(text, sizeof text, "%d", v);
+    if (pdt_accepts(few, text) != (v >= -10 && v < 16 && v % 4 == 0)) fail_msg("%s on %s", few, text);
+  }
+  ACCEPT(few, "-0");
+  ACCEPT(few, "12.00");
+  REJECT(few, "12.5");
+  const char *cents = "{\"type\":\"number\",\"minimum\":0,\"maximum\":99.99,\"multipleOf\":0.01}";
+  ACCEPT(cents, "0");
+  ACCEPT(cents, "99.99");
+  ACCEPT(cents, "12.30");
+  REJECT(cents, "12.345");
+  REJECT(cents, "100");
+  REJECT(cents, "-0.01");
+  const char *whole = "{\"type\":\"number\",\"minimum\":1000,\"multipleOf\":1}";
+  ACCEPT(whole, "1000.0");
+  ACCEPT(whole, "123456789");
+  REJECT(whole, "999");
+  REJECT(whole, "1000.5");
+  pdt_refused("{\"type\":\"integer\",\"minimum\":0,\"multipleOf\":3}", PD_ERR_UNSUPPORTED,
+              "multipleOf");
+  pdt_refused("{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"multipleOf\":3}",
+              PD_ERR_UNSUPPORTED, "multipleOf");
 }
 
 static void test_unique_items(void **state) {
