@@ -698,16 +698,90 @@ static pd_status pd__strings_disjoint(pd_sc *sc, uint32_t a, uint32_t b, bool *y
   return st;
 }
 
+static bool pd__only_keys(pd_sc *sc, uint32_t s, const char *const *allowed);
+
+/* The count or length range of schema object s from keywords lo_kw, hi_kw. */
+static void pd__count_range(pd_sc *sc, uint32_t s, const char *lo_kw, const char *hi_kw,
+                            uint64_t *lo, uint64_t *hi) {
+  uint32_t v, x;
+  *lo = 0, *hi = UINT64_MAX;
+  if ((v = pd_json_get(&sc->doc, s, lo_kw)) != PD_JSON_NONE && pd_sc_uint(sc, v, &x)) *lo = x;
+  if ((v = pd_json_get(&sc->doc, s, hi_kw)) != PD_JSON_NONE && pd_sc_uint(sc, v, &x)) *hi = x;
+}
+
+static bool pd__counts_apart(pd_sc *sc, uint32_t a, uint32_t b, const char *lo_kw,
+                             const char *hi_kw) {
+  uint64_t la, ha, lb, hb;
+  pd__count_range(sc, a, lo_kw, hi_kw, &la, &ha);
+  pd__count_range(sc, b, lo_kw, hi_kw, &lb, &hb);
+  return ha < lb || hb < la;
+}
+
+/* Every number a accepts lies below every number b accepts: an upper bound of
+ * a under a lower bound of b (equal ones when either is exclusive). A draft-04
+ * boolean exclusiveMaximum leaves its maximum read as inclusive: sound. */
+static bool pd__numbers_below(pd_sc *sc, uint32_t a, uint32_t b) {
+  static const char *const up[2] = {"maximum", "exclusiveMaximum"};
+  static const char *const low[2] = {"minimum", "exclusiveMinimum"};
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      uint32_t u = pd_json_get(&sc->doc, a, up[i]), l = pd_json_get(&sc->doc, b, low[j]);
+      if (u == PD_JSON_NONE || l == PD_JSON_NONE || pd_json_at(&sc->doc, u)->kind != PD_JSON_NUMBER ||
+          pd_json_at(&sc->doc, l)->kind != PD_JSON_NUMBER)
+        continue;
+      int c = pd_sc_value_cmp(sc, u, l);
+      if (c < 0 || (c == 0 && (i || j))) return true;
+    }
+  return false;
+}
+
+/* b is {"not": X, ...} and every value of a's set satisfies X (X being only
+ * a const/enum, and a type, after its $ref): b takes none of them. */
+static bool pd__values_negated(pd_sc *sc, uint32_t vals, bool single, uint32_t b) {
+  static const char *const only[] = {"enum", "const", "type", NULL};
+  uint32_t x = pd_json_get(&sc->doc, b, "not"), ref, t;
+  for (int hops = 0; x != PD_JSON_NONE && hops < 8; hops++) {
+    if (pd_json_at(&sc->doc, x)->kind != PD_JSON_OBJECT ||
+        (ref = pd_json_get(&sc->doc, x, "$ref")) == PD_JSON_NONE || pd_json_len(&sc->doc, x) != 1)
+      break;
+    pd_error *saved = sc->err;
+    sc->err = NULL;
+    bool ok = pd_sc_ref_resolve(sc, x, ref, &t) == PD_OK;
+    sc->err = saved;
+    x = ok ? t : PD_JSON_NONE;
+  }
+  bool sx;
+  uint32_t xv;
+  if (x == PD_JSON_NONE || pd_json_at(&sc->doc, x)->kind != PD_JSON_OBJECT ||
+      !pd__only_keys(sc, x, only) || (xv = pd__values(sc, x, &sx)) == PD_JSON_NONE ||
+      (pd_json_get(&sc->doc, x, "const") != PD_JSON_NONE &&
+       pd_json_get(&sc->doc, x, "enum") != PD_JSON_NONE)) /* both: a value must be in each */
+    return false;
+  uint32_t n = single ? 1 : pd_json_len(&sc->doc, vals), types = pd__possible_types(sc, x, 8);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t v = single ? vals : pd_json_elem(&sc->doc, vals, i);
+    if (!(pd_sc_value_type(sc, v) & types) || !pd_sc_in_values(sc, xv, sx, v)) return false;
+  }
+  return true;
+}
+
 /* The types of common for which two schema objects share no instance. */
 static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t common,
                                     uint32_t *proved) {
   bool sa, sb, yes;
   uint32_t xa = pd__values(sc, a, &sa), xb = pd__values(sc, b, &sb);
   *proved = 0;
-  if (xa != PD_JSON_NONE && xb != PD_JSON_NONE && pd__values_disjoint(sc, xa, sa, xb, sb)) {
+  if ((xa != PD_JSON_NONE && xb != PD_JSON_NONE && pd__values_disjoint(sc, xa, sa, xb, sb)) ||
+      (xa != PD_JSON_NONE && pd__values_negated(sc, xa, sa, b)) ||
+      (xb != PD_JSON_NONE && pd__values_negated(sc, xb, sb, a))) {
     *proved = common;
     return PD_OK;
   }
+  if (pd__counts_apart(sc, a, b, "minLength", "maxLength")) *proved |= PD_SC_STR;
+  if (pd__counts_apart(sc, a, b, "minItems", "maxItems")) *proved |= PD_SC_ARR;
+  if (pd__counts_apart(sc, a, b, "minProperties", "maxProperties")) *proved |= PD_SC_OBJ;
+  if (pd__numbers_below(sc, a, b) || pd__numbers_below(sc, b, a)) *proved |= PD_SC_NUM;
+  *proved &= common;
   if ((common & PD_SC_OBJ) && (pd__discriminated(sc, a, b) || pd__required_forbidden(sc, a, b) ||
                                pd__required_forbidden(sc, b, a)))
     *proved |= PD_SC_OBJ;

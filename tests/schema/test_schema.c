@@ -549,6 +549,27 @@ static void test_combinators_refs(void **state) {
   REJECT(refs, "{\"k\":1,\"v\":\"b\"}");
   REJECT(refs, "{\"k\":3}");
   REJECT(refs, "[]");
+  /* lengths, counts and numeric ranges that do not meet; values a "not" excludes */
+  const char *lens = "{\"oneOf\":[{\"maxLength\":0},{\"minLength\":1,\"format\":\"unknown-x\"}]}";
+  ACCEPT(lens, "\"\"");
+  ACCEPT(lens, "\"a\"");
+  REJECT(lens, "1"); /* both take numbers */
+  const char *nums = "{\"type\":\"number\",\"oneOf\":[{\"exclusiveMaximum\":0},{\"minimum\":0}]}";
+  ACCEPT(nums, "-0.5");
+  ACCEPT(nums, "0");
+  const char *touch = "{\"type\":\"number\",\"oneOf\":[{\"maximum\":0},{\"minimum\":0}]}";
+  REJECT(touch, "0"); /* in both: by negation */
+  ACCEPT(touch, "1");
+  const char *arrs = "{\"type\":\"array\",\"oneOf\":[{\"maxItems\":1},{\"minItems\":2}]}";
+  ACCEPT(arrs, "[1]");
+  ACCEPT(arrs, "[1,2]");
+  const char *neg = "{\"$defs\":{\"p\":{\"enum\":[\"int\",\"bool\"]}},\"oneOf\":[{\"$ref\":\"#/$defs/p\"},"
+                    "{\"type\":\"string\",\"not\":{\"$ref\":\"#/$defs/p\"}}]}";
+  ACCEPT(neg, "\"int\"");
+  ACCEPT(neg, "\"foo\"");
+  REJECT(neg, "5");
+  pdt_refused("{\"oneOf\":[{\"enum\":[\"a\",\"b\"]},{\"type\":\"string\",\"not\":{\"enum\":[\"a\"]}}]}",
+              PD_ERR_UNSUPPORTED, "oneOf"); /* "b" is in both */
   /* one branch takes all strings, the other some: not decided here */
   pdt_refused("{\"oneOf\":[{\"required\":[\"a\"]},{\"type\":\"string\",\"pattern\":\"^x\"}]}",
               PD_ERR_UNSUPPORTED, "oneOf");
