@@ -41,7 +41,7 @@ typedef struct pd_nfa {
    * that finished automaton instead of expanding the body again (may be NULL) */
   const struct pd_pda_builder *built;
   const uint8_t *ready;
-  /* an operand of an AND (nfa_diff.c): every reference is copied in, since
+  /* an operand of a DIFF or an AND (nfa_diff.c): every reference is copied in, since
    * the product reads bytes only (the regex front end shares parts of a
    * pattern through rules of its own); a cycle ends at the nesting bound */
   bool copy_all;

@@ -238,7 +238,7 @@ static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, 
                              bool counted, uint32_t min, uint32_t max, uint32_t in,
                              uint32_t *out, pd_error *err) {
   pd_nfa x = {.a = n->a, .max_states = n->max_states, .inl = n->inl, .built = n->built,
-             .ready = n->ready, .copy_all = both};
+             .ready = n->ready, .copy_all = true};
   pd_nfa y = x;
   pd__prod p = {.a = n->a, .x = &x, .y = &y, .s = {.a = n->a}, .both = both,
                 .counted = counted, .min = min, .max = max};

@@ -976,14 +976,69 @@ static pd_status pd__one_of_neg(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32
   return pd_sc_ir_status(sc);
 }
 
+#define PD__ONEOF_STR_MAX 4u /* branches whose strings are told apart by automata (7 took 2 s) */
+
+/* Whether schema s, at this level or through $ref and the combinators, asks
+ * for a hostname: its automaton is a chain of 253 rules, too deep to be
+ * copied into the automata that tell the branches' strings apart. */
+static bool pd__asks_hostname(pd_sc *sc, uint32_t s, int depth) {
+  static const char *const subs[] = {"allOf", "anyOf", "oneOf", "not", "if", "then", "else"};
+  if (depth > 8 || pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) return depth > 8;
+  uint32_t f = pd_json_get(&sc->doc, s, "format"), ref, t;
+  if (f != PD_JSON_NONE && (pd_json_str_eq(&sc->doc, f, "hostname") ||
+                            pd_json_str_eq(&sc->doc, f, "idn-hostname")))
+    return true;
+  if ((ref = pd_json_get(&sc->doc, s, "$ref")) != PD_JSON_NONE) {
+    pd_error *saved = sc->err;
+    sc->err = NULL;
+    bool ok = pd_sc_ref_resolve(sc, s, ref, &t) == PD_OK;
+    sc->err = saved;
+    if (!ok || (t != PD_JSON_NONE && pd__asks_hostname(sc, t, depth + 1))) return true;
+  }
+  for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
+    uint32_t v = pd_json_get(&sc->doc, s, subs[k]);
+    if (v == PD_JSON_NONE) continue;
+    if (pd_json_at(&sc->doc, v)->kind != PD_JSON_ARRAY) {
+      if (pd__asks_hostname(sc, v, depth + 1)) return true;
+      continue;
+    }
+    for (uint32_t j = 0; j < pd_json_len(&sc->doc, v); j++)
+      if (pd__asks_hostname(sc, pd_json_elem(&sc->doc, v, j), depth + 1)) return true;
+  }
+  return false;
+}
+
+/* The strings of a oneOf at member i: those of exactly one branch, each
+ * branch's strings (with the conj) less the others', as automata (IR DIFF). */
+static pd_status pd__one_of_strings(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr,
+                                    uint32_t depth, uint32_t *node) {
+  uint32_t n = pd_json_len(&sc->doc, arr), ls[PD__ONEOF_STR_MAX];
+  for (uint32_t b = 0; b < n; b++) {
+    pd_status st = pd__branch(sc, c, i, PD_SC_ONEOF_DONE, pd_json_elem(&sc->doc, arr, b),
+                              PD_SC_STR, depth, &ls[b]);
+    if (st) return st;
+  }
+  pd_ir *ir = &sc->ir;
+  uint32_t acc = pd_ir_nothing(ir);
+  for (uint32_t b = 0; b < n; b++) {
+    uint32_t others = pd_ir_nothing(ir);
+    for (uint32_t j = 0; j < n; j++)
+      if (j != b) others = pd_ir_alt2(ir, others, ls[j]);
+    acc = pd_ir_alt2(ir, acc, pd_ir_diff(ir, ls[b], others));
+  }
+  *node = acc;
+  return pd_sc_ir_status(sc);
+}
+
 /* oneOf is anyOf when its branches are pairwise disjoint; proving that is
  * required, never assumed. Per type: a type for which two branches accept
  * every instance has no valid instance (both match), so it is dropped; every
- * other type must be proven disjoint for every pair. Otherwise it is exact by
- * negation when the branches allow it. */
+ * other type must be proven disjoint for every pair, except strings, which
+ * can be told apart by automata (pd__one_of_strings). Otherwise it is exact
+ * by negation when the branches allow it. */
 static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t depth,
                             uint32_t *node) {
-  uint32_t n = pd_json_len(&sc->doc, arr), dropped = 0;
+  uint32_t n = pd_json_len(&sc->doc, arr), dropped = 0, strings = 0;
   bool proven = true;
   for (uint32_t a = 0; a < n && proven; a++)
     for (uint32_t b = a + 1; b < n && proven; b++) {
@@ -993,14 +1048,26 @@ static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t a
       uint32_t open = c->types & ~disjoint & ~dropped;
       for (uint32_t t = 1; open && t <= PD_SC_ALL && proven; t <<= 1) {
         if (!(open & t)) continue;
-        proven = pd__accepts_all(sc, x, t) && pd__accepts_all(sc, y, t);
-        if (proven) dropped |= t;
+        if (pd__accepts_all(sc, x, t) && pd__accepts_all(sc, y, t))
+          dropped |= t;
+        else if (t == PD_SC_STR && n <= PD__ONEOF_STR_MAX && !pd__asks_hostname(sc, x, 0) &&
+                 !pd__asks_hostname(sc, y, 0))
+          strings = PD_SC_STR;
+        else
+          proven = false;
       }
     }
+  for (size_t m = 0; m < c->n && strings && proven; m++) /* the conj's own string keywords */
+    proven = !pd__asks_hostname(sc, pd_sc_member(sc, c, m), 0);
   if (proven) {
     pd_sc_conj kept = *c;
-    kept.types &= ~dropped;
-    return pd__union(sc, &kept, i, arr, PD_SC_ONEOF_DONE, depth, node);
+    kept.types &= ~dropped & ~(strings & ~dropped);
+    pd_status st = pd__union(sc, &kept, i, arr, PD_SC_ONEOF_DONE, depth, node);
+    if (st || !(strings & ~dropped)) return st;
+    uint32_t str;
+    if ((st = pd__one_of_strings(sc, c, i, arr, depth, &str))) return st;
+    *node = pd_ir_alt2(&sc->ir, *node, str);
+    return pd_sc_ir_status(sc);
   }
   bool ok;
   pd_status st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok);
