@@ -237,7 +237,7 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
     case PD_IR_SEQ:
     case PD_IR_ALT: return pd__list(n, w, nd, in, out, depth, err);
     case PD_IR_REPEAT: return pd__repeat(n, w, nd, in, out, depth, err);
-    case PD_IR_DIFF: return pd_pda_nfa_diff(n, w, nd->a, nd->off, in, out, err);
+    case PD_IR_DIFF: return pd_pda_nfa_diff(n, w, nd->a, nd->off, nd->n != 0, in, out, err);
     case PD_IR_AND: return pd_pda_nfa_and(n, w, nd->a, nd->off, nd->n != 0, in, out, err);
   }
   return pd__fail(err, PD_ERR_INTERNAL, "unknown IR node kind %u", nd->kind);

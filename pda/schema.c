@@ -1024,7 +1024,7 @@ static pd_status pd__one_of_strings(pd_sc *sc, const pd_sc_conj *c, size_t i, ui
     uint32_t others = pd_ir_nothing(ir);
     for (uint32_t j = 0; j < n; j++)
       if (j != b) others = pd_ir_alt2(ir, others, ls[j]);
-    acc = pd_ir_alt2(ir, acc, pd_ir_diff(ir, ls[b], others));
+    acc = pd_ir_alt2(ir, acc, pd_ir_diff_whole(ir, ls[b], others));
   }
   *node = acc;
   return pd_sc_ir_status(sc);
@@ -1059,19 +1059,22 @@ static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t a
     }
   for (size_t m = 0; m < c->n && strings && proven; m++) /* the conj's own string keywords */
     proven = !pd__asks_hostname(sc, pd_sc_member(sc, c, m), 0);
+  bool ok;
+  pd_status st;
+  if (proven && strings && !(dropped & PD_SC_STR)) { /* negation, when it works, is cheaper */
+    if ((st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok)) || ok) return st;
+  }
   if (proven) {
     pd_sc_conj kept = *c;
     kept.types &= ~dropped & ~(strings & ~dropped);
-    pd_status st = pd__union(sc, &kept, i, arr, PD_SC_ONEOF_DONE, depth, node);
+    st = pd__union(sc, &kept, i, arr, PD_SC_ONEOF_DONE, depth, node);
     if (st || !(strings & ~dropped)) return st;
     uint32_t str;
     if ((st = pd__one_of_strings(sc, c, i, arr, depth, &str))) return st;
     *node = pd_ir_alt2(&sc->ir, *node, str);
     return pd_sc_ir_status(sc);
   }
-  bool ok;
-  pd_status st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok);
-  if (st || ok) return st;
+  if ((st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok)) || ok) return st;
   st = pd_sc_unsupported(sc, arr, "oneOf", "branches not provably disjoint");
   if (st) return st;
   return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node); /* lenient: as anyOf */
