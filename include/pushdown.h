@@ -158,7 +158,7 @@ typedef struct pd_grammar_options {
   const pd_allocator *allocator; /* NULL = the vocab's, else default */
   /* resource limits; 0 = the documented default */
   uint32_t max_rules;          /* default 65536 */
-  uint32_t max_states;         /* automaton states, default 4,000,000 */
+  uint32_t max_states;         /* automaton states, default 4,000,000 (262,144 per rule) */
   uint32_t max_items_per_row;  /* Earley items in one row, default 1,000,000 */
   uint32_t max_depth;          /* schema / regex nesting depth, default 256 */
   uint32_t max_repeat;         /* largest {m,n} bound, default 100,000 */
