@@ -149,15 +149,30 @@ pd_status pd_sc_neg_any(pd_sc *sc, uint32_t x, uint32_t *all, bool *ok);
  * vals[0..*n), distinct, at most cap; false otherwise. `false` allows none. */
 bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size_t *n);
 
+/* ---- schema_disjoint.c */
+/* The finite value set schema s gives by const (*single) or enum, or NONE. */
+uint32_t pd_sc_values(pd_sc *sc, uint32_t s, bool *single);
+/* Whether x equals vals (single) or one of the array vals. */
+bool pd_sc_in_values(pd_sc *sc, uint32_t vals, bool single, uint32_t x);
+/* *proved = the types, of types, no instance of which satisfies both a and b. */
+pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, uint32_t *proved);
+/* Whether schema s accepts every instance of type t (one type bit). */
+bool pd_sc_accepts_all(pd_sc *sc, uint32_t s, uint32_t t);
+/* Whether the asserting keywords of schema object s are all in allowed (NULL-ended). */
+bool pd_sc_only_keys(pd_sc *sc, uint32_t s, const char *const *allowed);
+
 /* ---- schema.c: shared with schema_not.c */
 /* Whether keyword name is known and asserts something (not an annotation). */
 bool pd_sc_kw_asserts(const char *name);
+/* The instance types an asserting keyword constrains (0: an annotation, or
+ * not a keyword). */
+uint32_t pd_sc_kw_constrains(const char *name);
 /* The type mask of a "type" value t (a name or a list). */
 pd_status pd_sc_type_mask(pd_sc *sc, uint32_t t, uint32_t *mask);
+/* The same for a proof: nothing reported, false when t is malformed. */
+bool pd_sc_type_mask_quiet(pd_sc *sc, uint32_t t, uint32_t *mask);
 /* The type bit of the JSON value v (INT or FRAC for numbers). */
 uint32_t pd_sc_value_type(pd_sc *sc, uint32_t v);
-/* Whether x equals vals (single) or one of the array vals. */
-bool pd_sc_in_values(pd_sc *sc, uint32_t vals, bool single, uint32_t x);
 /* Whether schema s asserts nothing (true, {} or absent). */
 bool pd_sc_trivial_schema(const pd_sc *sc, uint32_t s);
 /* The schemas {"required": [key]} (*req) and {"properties": {key: false}}
@@ -175,6 +190,9 @@ pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *
 /* The same for $dynamicRef where its resolution does not depend on the
  * dynamic scope (else refused; PD_JSON_NONE with PD_OK when lenient). */
 pd_status pd_sc_dynref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *target);
+/* Either resolution (dynamic: $dynamicRef) for a proof or a look-ahead: it
+ * reports and notes nothing; false when it does not resolve to a schema. */
+bool pd_sc_ref_quiet(pd_sc *sc, uint32_t schema, uint32_t ref, bool dynamic, uint32_t *target);
 
 /* ---- schema_json.c: whitespace, separators, any JSON value */
 uint32_t pd_sc_ws(pd_sc *sc);                       /* between tokens (FLEXIBLE); "" otherwise */

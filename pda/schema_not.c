@@ -430,14 +430,7 @@ static pd_status pd__negate_conj(pd_sc *sc, uint32_t s, const char *name, uint32
   if (depth >= PD__NEG_DEPTH) return *ok = false, PD_OK;
   if (strcmp(name, "$ref") == 0) {
     uint32_t t;
-    pd_error *saved = sc->err;
-    bool lenient = sc->opts.lenient;
-    sc->err = NULL;
-    sc->opts.lenient = false; /* the compile proper reports unresolvable references */
-    pd_status st = pd_sc_ref_resolve(sc, s, v, &t);
-    sc->opts.lenient = lenient;
-    sc->err = saved;
-    if (st || t == PD_JSON_NONE) return *ok = false, PD_OK;
+    if (!pd_sc_ref_quiet(sc, s, v, false, &t)) return *ok = false, PD_OK;
     return pd__negate_into(sc, t, mask, lits, n, ok, depth + 1);
   }
   if (pd_json_at(&sc->doc, v)->kind != PD_JSON_ARRAY) return *ok = false, PD_OK;
@@ -460,13 +453,10 @@ static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit 
     pd_status st;
     if (!pd_sc_kw_asserts(name)) continue;
     if (strcmp(name, "type") == 0) {
-      pd_error *saved = sc->err;
-      sc->err = NULL;
-      if (pd_sc_type_mask(sc, v, &m))
-        *ok = false;
-      else
+      if (pd_sc_type_mask_quiet(sc, v, &m))
         *mask &= m;
-      sc->err = saved;
+      else
+        *ok = false;
       continue;
     }
     if (strcmp(name, "$ref") == 0 || strcmp(name, "allOf") == 0) {
@@ -507,11 +497,7 @@ bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size
     uint32_t v = pd_json_mval(&sc->doc, s, k);
     if (!pd_sc_kw_asserts(name)) continue;
     if (strcmp(name, "type") == 0) {
-      pd_error *saved = sc->err;
-      sc->err = NULL;
-      bool bad = pd_sc_type_mask(sc, v, &mask) != PD_OK;
-      sc->err = saved;
-      if (bad) return false;
+      if (!pd_sc_type_mask_quiet(sc, v, &mask)) return false;
     } else if (strcmp(name, "const") == 0) {
       cv = v;
     } else if (strcmp(name, "enum") == 0 && pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) {

@@ -113,6 +113,18 @@ static uint32_t pd__by_id(pd_sc *sc, const char *r, size_t n) {
   return t;
 }
 
+bool pd_sc_ref_quiet(pd_sc *sc, uint32_t schema, uint32_t ref, bool dynamic, uint32_t *target) {
+  pd_error *saved = sc->err;
+  bool lenient = sc->opts.lenient;
+  sc->err = NULL;
+  sc->opts.lenient = false; /* the compile proper reports (or notes) what does not resolve */
+  pd_status st = dynamic ? pd_sc_dynref_resolve(sc, schema, ref, target)
+                         : pd_sc_ref_resolve(sc, schema, ref, target);
+  sc->opts.lenient = lenient;
+  sc->err = saved;
+  return st == PD_OK && *target != PD_JSON_NONE;
+}
+
 pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *target) {
   if (pd_json_at(&sc->doc, ref)->kind != PD_JSON_STRING)
     return pd_sc_fail(sc, PD_ERR_SEMANTIC, ref, "'$ref' must be a string");

@@ -970,6 +970,13 @@ static void test_lenient(void **state) {
   pd_grammar_free(g);
   if (!pdt_accepts_o(ni, &o, "2")) fail_msg("lenient drops the negation");
   if (pdt_accepts_o(ni, &o, "0.5")) fail_msg("lenient keeps the bound");
+  /* a remote $ref in a oneOf branch: noted once, by the compile, not by each
+   * proof that looks through it (they once listed it five times) */
+  const char *rr = "{\"oneOf\":[{\"$ref\":\"http://x.org/y\",\"minimum\":1},{\"type\":\"string\","
+                   "\"pattern\":\"^a\"}]}";
+  assert_int_equal(pd_grammar_compile_json_schema(rr, strlen(rr), NULL, &o, &g, NULL), PD_OK);
+  assert_string_equal(pd_grammar_relaxed(g), "oneOf at /oneOf\n$ref at /oneOf/0/$ref\n");
+  pd_grammar_free(g);
 }
 
 static void test_whitespace(void **state) {

@@ -1,0 +1,328 @@
+/* schema_disjoint.c - what two schemas can share: the proofs that no instance
+ * of a type satisfies both (for oneOf, which is anyOf only when its branches
+ * are disjoint), and what they build on: the types a schema can accept, its
+ * finite value set, the schemas it implies, whether it takes a whole type.
+ * Every test is sound and none is complete: a pair not proven disjoint goes
+ * to the other constructions of schema.c, or is refused. */
+#include <string.h>
+
+#include "base/error.h"
+#include "pda/schema_ctx.h"
+
+/* The types a schema can possibly accept, from its type / const / enum and
+ * those of its allOf members and $ref target (a sound over-approximation). */
+static uint32_t pd__possible_types(pd_sc *sc, uint32_t s, int budget) {
+  const pd_json_node *n = pd_json_at(&sc->doc, s);
+  if (n->kind == PD_JSON_FALSE) return 0;
+  if (n->kind != PD_JSON_OBJECT || budget <= 0) return PD_SC_ALL;
+  uint32_t mask = PD_SC_ALL, t, v, target, m;
+  if ((t = pd_json_get(&sc->doc, s, "type")) != PD_JSON_NONE && pd_sc_type_mask_quiet(sc, t, &m))
+    mask &= m;
+  if ((v = pd_json_get(&sc->doc, s, "const")) != PD_JSON_NONE) mask &= pd_sc_value_type(sc, v);
+  if ((v = pd_json_get(&sc->doc, s, "enum")) != PD_JSON_NONE &&
+      pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) {
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, v); i++)
+      m |= pd_sc_value_type(sc, pd_json_elem(&sc->doc, v, i));
+    mask &= m;
+  }
+  if ((v = pd_json_get(&sc->doc, s, "allOf")) != PD_JSON_NONE &&
+      pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY)
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, v); i++)
+      mask &= pd__possible_types(sc, pd_json_elem(&sc->doc, v, i), budget - 1);
+  if ((v = pd_json_get(&sc->doc, s, "$ref")) != PD_JSON_NONE &&
+      pd_sc_ref_quiet(sc, s, v, false, &target))
+    mask &= pd__possible_types(sc, target, budget - 1);
+  return mask;
+}
+
+/* Finite set of values a schema allows (const or enum), or PD_JSON_NONE. */
+uint32_t pd_sc_values(pd_sc *sc, uint32_t s, bool *single) {
+  uint32_t v;
+  if (pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) return PD_JSON_NONE;
+  if ((v = pd_json_get(&sc->doc, s, "const")) != PD_JSON_NONE) {
+    *single = true;
+    return v;
+  }
+  *single = false;
+  v = pd_json_get(&sc->doc, s, "enum");
+  return v != PD_JSON_NONE && pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY ? v : PD_JSON_NONE;
+}
+
+bool pd_sc_in_values(pd_sc *sc, uint32_t vals, bool single, uint32_t x) {
+  if (single) return pd_json_equal(&sc->doc, vals, x);
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, vals); i++)
+    if (pd_json_equal(&sc->doc, pd_json_elem(&sc->doc, vals, i), x)) return true;
+  return false;
+}
+
+/* Two const/enum value sets have no common value. */
+static bool pd__values_disjoint(pd_sc *sc, uint32_t a, bool sa, uint32_t b, bool sb) {
+  uint32_t n = sa ? 1 : pd_json_len(&sc->doc, a);
+  for (uint32_t i = 0; i < n; i++)
+    if (pd_sc_in_values(sc, b, sb, sa ? a : pd_json_elem(&sc->doc, a, i))) return false;
+  return true;
+}
+
+static bool pd__requires(pd_sc *sc, uint32_t s, uint32_t key) {
+  uint32_t r = pd_json_get(&sc->doc, s, "required");
+  if (r == PD_JSON_NONE || pd_json_at(&sc->doc, r)->kind != PD_JSON_ARRAY) return false;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, r); i++)
+    if (pd_json_equal(&sc->doc, pd_json_elem(&sc->doc, r, i), key)) return true;
+  return false;
+}
+
+/* Objects of both schemas differ in a required property whose const/enum
+ * values are disjoint (the "discriminator" of tagged unions). */
+static bool pd__discriminated(pd_sc *sc, uint32_t a, uint32_t b) {
+  uint32_t pa = pd_json_get(&sc->doc, a, "properties"), pb = pd_json_get(&sc->doc, b, "properties");
+  if (pa == PD_JSON_NONE || pb == PD_JSON_NONE || pd_json_at(&sc->doc, pa)->kind != PD_JSON_OBJECT)
+    return false;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, pa); i++) {
+    uint32_t key = pd_json_mkey(&sc->doc, pa, i), va = pd_json_mval(&sc->doc, pa, i), vb, xa, xb;
+    if (!pd__requires(sc, a, key) || !pd__requires(sc, b, key)) continue;
+    if ((vb = pd_json_get(&sc->doc, pb, pd_json_str(&sc->doc, key))) == PD_JSON_NONE) continue;
+    if (pd_json_at(&sc->doc, key)->n != strlen(pd_json_str(&sc->doc, key))) continue;
+    bool sa, sb;
+    if ((xa = pd_sc_values(sc, va, &sa)) == PD_JSON_NONE ||
+        (xb = pd_sc_values(sc, vb, &sb)) == PD_JSON_NONE)
+      continue;
+    if (pd__values_disjoint(sc, xa, sa, xb, sb)) return true;
+  }
+  return false;
+}
+
+/* Object schema a rules key out: properties[key] is false, or a is closed
+ * (additionalProperties false, no patternProperties) without declaring key. */
+static bool pd__forbids(pd_sc *sc, uint32_t a, uint32_t key) {
+  uint32_t props = pd_json_get(&sc->doc, a, "properties"), v = PD_JSON_NONE;
+  if (props != PD_JSON_NONE && pd_json_at(&sc->doc, props)->kind == PD_JSON_OBJECT)
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, props); i++)
+      if (pd_json_equal(&sc->doc, pd_json_mkey(&sc->doc, props, i), key))
+        v = pd_json_mval(&sc->doc, props, i);
+  if (v != PD_JSON_NONE) return pd_json_at(&sc->doc, v)->kind == PD_JSON_FALSE;
+  uint32_t add = pd_json_get(&sc->doc, a, "additionalProperties");
+  return add != PD_JSON_NONE && pd_json_at(&sc->doc, add)->kind == PD_JSON_FALSE &&
+         pd_json_get(&sc->doc, a, "patternProperties") == PD_JSON_NONE;
+}
+
+/* Some key b requires is one a forbids. */
+static bool pd__required_forbidden(pd_sc *sc, uint32_t a, uint32_t b) {
+  uint32_t r = pd_json_get(&sc->doc, b, "required");
+  if (r == PD_JSON_NONE || pd_json_at(&sc->doc, r)->kind != PD_JSON_ARRAY) return false;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, r); i++)
+    if (pd_json_at(&sc->doc, pd_json_elem(&sc->doc, r, i))->kind == PD_JSON_STRING &&
+        pd__forbids(sc, a, pd_json_elem(&sc->doc, r, i)))
+      return true;
+  return false;
+}
+
+/* The schema objects a schema implies (itself, its $ref target and allOf
+ * members, transitively): it accepts no more than any of them. */
+static size_t pd__conjuncts(pd_sc *sc, uint32_t s, uint32_t *out, size_t n, size_t cap) {
+  if (n >= cap || pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) return n;
+  for (size_t i = 0; i < n; i++)
+    if (out[i] == s) return n;
+  out[n++] = s;
+  uint32_t ref = pd_json_get(&sc->doc, s, "$ref"), all = pd_json_get(&sc->doc, s, "allOf"), t;
+  if (ref != PD_JSON_NONE && pd_sc_ref_quiet(sc, s, ref, false, &t))
+    n = pd__conjuncts(sc, t, out, n, cap);
+  if (all != PD_JSON_NONE && pd_json_at(&sc->doc, all)->kind == PD_JSON_ARRAY)
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, all); i++)
+      n = pd__conjuncts(sc, pd_json_elem(&sc->doc, all, i), out, n, cap);
+  return n;
+}
+
+/* A finite value set and a schema whose strings all match a pattern (or a
+ * format's regex) share no string: each string value fails it. */
+static pd_status pd__values_miss(pd_sc *sc, uint32_t vals, bool single, uint32_t b, bool *miss) {
+  static const char *const kws[] = {"pattern", "format"};
+  *miss = false;
+  for (int k = 0; k < 2 && !*miss; k++) {
+    uint32_t x = pd_json_get(&sc->doc, b, kws[k]);
+    if (x == PD_JSON_NONE) continue;
+    bool all_fail = true;
+    uint32_t n = single ? 1 : pd_json_len(&sc->doc, vals);
+    for (uint32_t i = 0; i < n && all_fail; i++) {
+      uint32_t v = single ? vals : pd_json_elem(&sc->doc, vals, i);
+      if (pd_json_at(&sc->doc, v)->kind != PD_JSON_STRING) continue;
+      bool known, match;
+      pd_status st = pd_sc_string_meets(sc, kws[k], x, pd_json_str(&sc->doc, v),
+                                        pd_json_at(&sc->doc, v)->n, &known, &match);
+      if (st) return st;
+      all_fail = known && !match;
+    }
+    *miss = all_fail;
+  }
+  return PD_OK;
+}
+
+/* No string satisfies both a and b: a's values miss b's pattern (or format)
+ * or the other way round, or no string matches both patterns. */
+static pd_status pd__strings_disjoint(pd_sc *sc, uint32_t a, uint32_t b, bool *yes) {
+  bool sa, sb;
+  uint32_t xa = pd_sc_values(sc, a, &sa), xb = pd_sc_values(sc, b, &sb);
+  pd_status st = PD_OK;
+  *yes = false;
+  if (xa != PD_JSON_NONE) st = pd__values_miss(sc, xa, sa, b, yes);
+  if (!st && !*yes && xb != PD_JSON_NONE) st = pd__values_miss(sc, xb, sb, a, yes);
+  uint32_t pa = pd_json_get(&sc->doc, a, "pattern"), pb = pd_json_get(&sc->doc, b, "pattern");
+  if (!st && !*yes && pa != PD_JSON_NONE && pb != PD_JSON_NONE) {
+    bool known, meet;
+    st = pd_sc_patterns_meet(sc, pa, pb, &known, &meet);
+    *yes = known && !meet;
+  }
+  return st;
+}
+
+/* The count or length range of schema object s from keywords lo_kw, hi_kw. */
+static void pd__count_range(pd_sc *sc, uint32_t s, const char *lo_kw, const char *hi_kw,
+                            uint64_t *lo, uint64_t *hi) {
+  uint32_t v, x;
+  *lo = 0, *hi = UINT64_MAX;
+  if ((v = pd_json_get(&sc->doc, s, lo_kw)) != PD_JSON_NONE && pd_sc_uint(sc, v, &x)) *lo = x;
+  if ((v = pd_json_get(&sc->doc, s, hi_kw)) != PD_JSON_NONE && pd_sc_uint(sc, v, &x)) *hi = x;
+}
+
+static bool pd__counts_apart(pd_sc *sc, uint32_t a, uint32_t b, const char *lo_kw,
+                             const char *hi_kw) {
+  uint64_t la, ha, lb, hb;
+  pd__count_range(sc, a, lo_kw, hi_kw, &la, &ha);
+  pd__count_range(sc, b, lo_kw, hi_kw, &lb, &hb);
+  return ha < lb || hb < la;
+}
+
+/* Every number a accepts lies below every number b accepts: an upper bound of
+ * a under a lower bound of b (equal ones when either is exclusive). A draft-04
+ * boolean exclusiveMaximum leaves its maximum read as inclusive: sound. */
+static bool pd__numbers_below(pd_sc *sc, uint32_t a, uint32_t b) {
+  static const char *const up[2] = {"maximum", "exclusiveMaximum"};
+  static const char *const low[2] = {"minimum", "exclusiveMinimum"};
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      uint32_t u = pd_json_get(&sc->doc, a, up[i]), l = pd_json_get(&sc->doc, b, low[j]);
+      if (u == PD_JSON_NONE || l == PD_JSON_NONE || pd_json_at(&sc->doc, u)->kind != PD_JSON_NUMBER ||
+          pd_json_at(&sc->doc, l)->kind != PD_JSON_NUMBER)
+        continue;
+      int c = pd_sc_value_cmp(sc, u, l);
+      if (c < 0 || (c == 0 && (i || j))) return true;
+    }
+  return false;
+}
+
+/* b is {"not": X, ...} and every value of a's set satisfies X (X being only
+ * a const/enum, and a type, after its $ref): b takes none of them. */
+static bool pd__values_negated(pd_sc *sc, uint32_t vals, bool single, uint32_t b) {
+  static const char *const only[] = {"enum", "const", "type", NULL};
+  uint32_t x = pd_json_get(&sc->doc, b, "not"), ref, t;
+  for (int hops = 0; x != PD_JSON_NONE && hops < 8; hops++) {
+    if (pd_json_at(&sc->doc, x)->kind != PD_JSON_OBJECT ||
+        (ref = pd_json_get(&sc->doc, x, "$ref")) == PD_JSON_NONE || pd_json_len(&sc->doc, x) != 1)
+      break;
+    x = pd_sc_ref_quiet(sc, x, ref, false, &t) ? t : PD_JSON_NONE;
+  }
+  bool sx;
+  uint32_t xv;
+  if (x == PD_JSON_NONE || pd_json_at(&sc->doc, x)->kind != PD_JSON_OBJECT ||
+      !pd_sc_only_keys(sc, x, only) || (xv = pd_sc_values(sc, x, &sx)) == PD_JSON_NONE ||
+      (pd_json_get(&sc->doc, x, "const") != PD_JSON_NONE &&
+       pd_json_get(&sc->doc, x, "enum") != PD_JSON_NONE)) /* both: a value must be in each */
+    return false;
+  uint32_t n = single ? 1 : pd_json_len(&sc->doc, vals), types = pd__possible_types(sc, x, 8);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t v = single ? vals : pd_json_elem(&sc->doc, vals, i);
+    if (!(pd_sc_value_type(sc, v) & types) || !pd_sc_in_values(sc, xv, sx, v)) return false;
+  }
+  return true;
+}
+
+/* The types of common for which two schema objects share no instance. */
+static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t common,
+                                    uint32_t *proved) {
+  bool sa, sb, yes;
+  uint32_t xa = pd_sc_values(sc, a, &sa), xb = pd_sc_values(sc, b, &sb);
+  *proved = 0;
+  if ((xa != PD_JSON_NONE && xb != PD_JSON_NONE && pd__values_disjoint(sc, xa, sa, xb, sb)) ||
+      (xa != PD_JSON_NONE && pd__values_negated(sc, xa, sa, b)) ||
+      (xb != PD_JSON_NONE && pd__values_negated(sc, xb, sb, a))) {
+    *proved = common;
+    return PD_OK;
+  }
+  if (pd__counts_apart(sc, a, b, "minLength", "maxLength")) *proved |= PD_SC_STR;
+  if (pd__counts_apart(sc, a, b, "minItems", "maxItems")) *proved |= PD_SC_ARR;
+  if (pd__counts_apart(sc, a, b, "minProperties", "maxProperties")) *proved |= PD_SC_OBJ;
+  if (pd__numbers_below(sc, a, b) || pd__numbers_below(sc, b, a)) *proved |= PD_SC_NUM;
+  *proved &= common;
+  if ((common & PD_SC_OBJ) && (pd__discriminated(sc, a, b) || pd__required_forbidden(sc, a, b) ||
+                               pd__required_forbidden(sc, b, a)))
+    *proved |= PD_SC_OBJ;
+  if (!(common & PD_SC_STR)) return PD_OK;
+  pd_status st = pd__strings_disjoint(sc, a, b, &yes);
+  if (yes) *proved |= PD_SC_STR;
+  return st;
+}
+
+/* *proved = the types, of types, no instance of which satisfies both branch
+ * schemas a and b (sound tests only: types, const/enum values, discriminating
+ * properties, a required key the other forbids, string values or patterns
+ * that miss each other; each on any pair of implied schemas). */
+pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types,
+                              uint32_t *proved) {
+  uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
+  *proved = types & ~common;
+  if (!common) return PD_OK;
+  uint32_t ca[16], cb[16];
+  size_t na = pd__conjuncts(sc, a, ca, 0, 16), nb = pd__conjuncts(sc, b, cb, 0, 16);
+  for (size_t i = 0; i < na && (*proved & common) != common; i++)
+    for (size_t j = 0; j < nb && (*proved & common) != common; j++) {
+      uint32_t one;
+      pd_status st = pd__basic_disjoint(sc, ca[i], cb[j], common, &one);
+      if (st) return st;
+      *proved |= one;
+    }
+  return PD_OK;
+}
+
+/* Whether schema object s, its $ref and allOf aside, accepts every instance
+ * of type t (one type bit): no keyword of it constrains t, and its "type"
+ * admits t. */
+static bool pd__local_accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
+  const pd_json_node *n = pd_json_at(&sc->doc, s);
+  if (n->kind == PD_JSON_TRUE) return true;
+  if (n->kind != PD_JSON_OBJECT) return false;
+  for (uint32_t k = 0; k < n->n; k++) {
+    const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k));
+    if (!pd_sc_kw_asserts(name) || !strcmp(name, "$ref") || !strcmp(name, "allOf")) continue;
+    uint32_t m;
+    if (strcmp(name, "type") == 0) {
+      if (!pd_sc_type_mask_quiet(sc, pd_json_mval(&sc->doc, s, k), &m) || !(m & t)) return false;
+    } else if (pd_sc_kw_constrains(name) & t) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Whether schema s accepts every instance of type t: it and every schema it
+ * implies ($ref target, allOf members) do. */
+bool pd_sc_accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
+  if (pd_json_at(&sc->doc, s)->kind == PD_JSON_TRUE) return true;
+  uint32_t cs[16];
+  size_t n = pd__conjuncts(sc, s, cs, 0, 16);
+  if (n == 0 || n == 16) return false; /* not an object, or maybe more than seen */
+  for (size_t i = 0; i < n; i++)
+    if (!pd__local_accepts_all(sc, cs[i], t)) return false;
+  return true;
+}
+
+/* Keys of a schema object other than annotations. */
+bool pd_sc_only_keys(pd_sc *sc, uint32_t s, const char *const *allowed) {
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, s); i++) {
+    const char *k = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, i));
+    if (!pd_sc_kw_asserts(k)) continue;
+    bool ok = false;
+    for (const char *const *a = allowed; *a; a++) ok = ok || strcmp(*a, k) == 0;
+    if (!ok) return false;
+  }
+  return true;
+}
