@@ -689,7 +689,7 @@ static pd_status pd__one_of_strings(pd_sc *sc, const pd_sc_conj *c, size_t i, ui
 static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t depth,
                             uint32_t *node) {
   uint32_t n = pd_json_len(&sc->doc, arr), dropped = 0, strings = 0;
-  bool proven = true;
+  bool proven = true; /* every type of every pair disjoint, dropped, or strings */
   for (uint32_t a = 0; a < n && proven; a++)
     for (uint32_t b = a + 1; b < n && proven; b++) {
       uint32_t x = pd_json_elem(&sc->doc, arr, a), y = pd_json_elem(&sc->doc, arr, b), disjoint;
@@ -707,24 +707,24 @@ static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t a
           proven = false;
       }
     }
-  for (size_t m = 0; m < c->n && strings && proven; m++) /* the conj's own string keywords */
+  uint32_t automata = strings & ~dropped; /* strings to tell apart by automata */
+  for (size_t m = 0; m < c->n && automata && proven; m++) /* the conj's own string keywords */
     proven = !pd__asks_hostname(sc, pd_sc_member(sc, c, m), 0);
   bool ok;
   pd_status st;
-  if (proven && strings && !(dropped & PD_SC_STR)) { /* negation, when it works, is cheaper */
+  if (!proven || automata) { /* negation, when it works, is exact and cheaper than automata */
     if ((st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok)) || ok) return st;
   }
   if (proven) {
     pd_sc_conj kept = *c;
-    kept.types &= ~dropped & ~(strings & ~dropped);
+    kept.types &= ~dropped & ~automata;
     st = pd__union(sc, &kept, i, arr, PD_SC_ONEOF_DONE, depth, node);
-    if (st || !(strings & ~dropped)) return st;
+    if (st || !automata) return st;
     uint32_t str;
     if ((st = pd__one_of_strings(sc, c, i, arr, depth, &str))) return st;
     *node = pd_ir_alt2(&sc->ir, *node, str);
     return pd_sc_ir_status(sc);
   }
-  if ((st = pd__one_of_neg(sc, c, i, arr, depth, node, &ok)) || ok) return st;
   st = pd_sc_unsupported(sc, arr, "oneOf", "branches not provably disjoint");
   if (st) return st;
   return pd__union(sc, c, i, arr, PD_SC_ONEOF_DONE, depth, node); /* lenient: as anyOf */
