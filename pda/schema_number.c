@@ -39,6 +39,12 @@ static uint32_t pd__digits(pd_ir *ir, uint32_t min, uint32_t max) {
   return pd_ir_repeat(ir, pd__digit(ir, 0, 9), min, max);
 }
 
+/* A natural number in canonical writing: "0" | [1-9] [0-9]* */
+static uint32_t pd__natural(pd_ir *ir) {
+  return pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
+                    pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)));
+}
+
 /* From a parsed number: false when it has more than PD__MAX_DIGITS digits. */
 static bool pd__dec_from(const pd_json_dec *d, pd__dec *out) {
   int64_t e = d->exp, n = (int64_t)d->n;
@@ -511,10 +517,7 @@ static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, cons
   }
   uint32_t mult;
   if (K) { /* K = 1 has no remainder to follow: digits, without a rule per remainder */
-    uint32_t body = K == 1 ? pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
-                                        pd_ir_seq2(ir, pd__digit(ir, 1, 9),
-                                                   pd__digits(ir, 0, PD_IR_INF)))
-                           : pd__divisible(sc, K),
+    uint32_t body = K == 1 ? pd__natural(ir) : pd__divisible(sc, K),
              zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
     uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), body,
                          integer && sc->int_no_frac ? pd_ir_empty(ir)
@@ -539,9 +542,7 @@ static uint32_t pd__tenths(pd_sc *sc, size_t d) {
                              pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF));
   uint32_t parts[3] = {
       pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1),
-      pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
-                 pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF))),
-      pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
+      pd__natural(ir), pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
   return pd_ir_seq(ir, parts, 3);
 }
 
@@ -550,8 +551,7 @@ static uint32_t pd__tenths(pd_sc *sc, size_t d) {
 /* number = "-"? int frac? exp? (RFC 8259) */
 static uint32_t pd__any_number(pd_sc *sc, bool integer) {
   pd_ir *ir = &sc->ir;
-  uint32_t in = pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
-                           pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)));
+  uint32_t in = pd__natural(ir);
   uint32_t sign = pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1);
   if (integer) {
     uint32_t k[3] = {sign, in, pd__any_frac(&(pd__numctx){sc, true, PD_JSON_NONE, true})};
@@ -573,8 +573,7 @@ static uint32_t pd__any_number(pd_sc *sc, bool integer) {
  * digit. number = "-"? int "." digit* [1-9] digit* */
 static uint32_t pd__frac_number(pd_sc *sc) {
   pd_ir *ir = &sc->ir;
-  uint32_t in = pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
-                           pd_ir_seq2(ir, pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)));
+  uint32_t in = pd__natural(ir);
   uint32_t frac = pd_ir_seq(
       ir,
       (uint32_t[]){pd__digits(ir, 0, PD_IR_INF), pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)},
