@@ -172,8 +172,11 @@ typedef struct pd_grammar_options {
   /* JSON Schema options */
   bool lenient;                /* drop unenforceable keywords instead of failing */
   bool strict;                 /* additionalProperties false where unspecified */
-  bool any_order;              /* properties in any order (default: as declared); an object
-                                  with more than 12 declared properties keeps their order */
+  bool any_order;              /* properties in any order (default: as declared); past 12
+                                  declared properties an optional one may repeat (a parser
+                                  keeps the last value; each was checked), and an object
+                                  with more than 12 required ones, or a minProperties above
+                                  its required count, keeps the declared order */
   pd_ws_mode ws_mode;
   uint32_t max_ws_run;         /* FLEXIBLE: longest whitespace run; 0 = unbounded */
   const char *item_separator;  /* FIXED, e.g. ", "; NULL = "," */

@@ -550,12 +550,18 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
   return pd_sc_ir_status(sc);
 }
 
-/* Declared properties in any order, each at most once, additional members
- * anywhere; the state is the set of declared properties written and the count
- * of additional members (capped as in pd__cap):
- *   START     = elem_p T({p}, 0) | extra T({}, 1)
- *   T(mask,e) = sep elem_p T(mask + p, e) (p not in mask) | sep extra T(mask, e+1)
- *               | "" (when mask holds every required property and the count fits) */
+/* Declared properties in any order. The state is the set of tracked
+ * properties written and the count of free members (capped as in pd__cap):
+ *   START     = track_p T({p}, 0) | free T({}, 1)
+ *   T(mask,e) = sep track_p T(mask + p, e) (p not in mask) | sep free T(mask, e+1)
+ *               | "" (when mask holds every required property and the count fits)
+ * Up to 12 declared properties every one is tracked, so each appears at most
+ * once, and the free members are the additional ones. Past that only the
+ * required ones are tracked (at most 12): an optional declared property may
+ * then repeat, as an additional key always may. A JSON parser keeps a
+ * repeated key's last value, and every value written was checked against the
+ * property's schema, so the parsed object is valid; only minProperties would
+ * count the repeats, so the wide form needs it implied by the required ones. */
 #define PD__ANY_ORDER_MAX 12u
 #define PD__MAX_PATTERNS 8u
 
@@ -566,8 +572,9 @@ static uint32_t pd__popcount(uint32_t m) {
 }
 
 typedef struct pd__anyo {
-  uint32_t first, cap, req, P, extra, sep, *elems;
-  bool extras;
+  uint32_t first, cap, req, T, free, sep;
+  uint32_t *elems; /* of the tracked properties */
+  bool frees;
 } pd__anyo;
 
 static uint32_t pd__anyo_ref(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e) {
@@ -581,10 +588,10 @@ static void pd__anyo_rule(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e)
   uint32_t n = pd__popcount(m) + e, acc = pd_ir_nothing(ir);
   if ((m & a->req) == a->req && (pd__count_ok(o, n) || (e == a->cap && o->max == PD_IR_INF)))
     acc = pd_ir_empty(ir);
-  if (a->extras)
+  if (a->frees)
     acc = pd_ir_alt2(
-        ir, acc, pd_ir_seq(ir, (uint32_t[]){a->sep, a->extra, pd__anyo_ref(o, a, m, e + 1)}, 3));
-  for (uint32_t p = 0; p < a->P; p++)
+        ir, acc, pd_ir_seq(ir, (uint32_t[]){a->sep, a->free, pd__anyo_ref(o, a, m, e + 1)}, 3));
+  for (uint32_t p = 0; p < a->T; p++)
     if (!(m >> p & 1))
       acc = pd_ir_alt2(
           ir, acc,
@@ -592,42 +599,56 @@ static void pd__anyo_rule(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e)
   pd_ir_rule_define(ir, a->first + m * (a->cap + 1) + e, acc);
 }
 
-/* Whether the object is small enough for any order (its states are the
- * subsets of its declared properties); larger ones keep the declared order. */
-static bool pd__any_order_fits(const pd__obj *o) {
-  size_t P = o->props.len;
-  return P <= PD__ANY_ORDER_MAX &&
-         o->sc->ir.rules.len + ((size_t)1 << P) * (pd__cap(o) + 1) <= o->sc->opts.max_rules;
+static uint32_t pd__required_count(const pd__obj *o) {
+  uint32_t r = 0;
+  for (size_t i = 0; i < o->props.len; i++) r += o->props.data[i].required;
+  return r;
 }
 
-static pd_status pd__any_order(pd__obj *o, uint32_t *start) {
+/* Whether the object can take any order: its states are the subsets of its
+ * tracked properties (every declared one, or past 12 the required ones, when
+ * they imply minProperties); otherwise it keeps the declared order. */
+static bool pd__any_order_fits(const pd__obj *o, bool *wide) {
+  size_t P = o->props.len, T = P;
+  *wide = P > PD__ANY_ORDER_MAX;
+  if (*wide) {
+    T = pd__required_count(o);
+    if (T > PD__ANY_ORDER_MAX || o->min > T) return false;
+  }
+  return o->sc->ir.rules.len + ((size_t)1 << T) * (pd__cap(o) + 1) <= o->sc->opts.max_rules;
+}
+
+static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
   pd_sc *sc = o->sc;
   pd_ir *ir = &sc->ir;
-  pd__anyo a = {.P = (uint32_t)o->props.len, .cap = pd__cap(o)};
-  pd_status st = pd__extra_member(o, &a.extra);
+  pd__anyo a = {.cap = pd__cap(o)};
+  pd_status st = pd__extra_member(o, &a.free);
   if (st) return st;
-  a.extras = pd_ir_at(ir, a.extra)->kind != PD_IR_NOTHING;
-  a.elems = pd__malloc(ir->alloc, (a.P + 1) * sizeof *a.elems);
+  a.elems = pd__malloc(ir->alloc, (o->props.len + 1) * sizeof *a.elems);
   if (!a.elems) return pd__nomem(sc->err);
-  for (uint32_t i = 0; i < a.P && !st; i++) {
-    uint32_t nm = o->props.data[i].name;
-    if (o->props.data[i].required) a.req |= 1u << i;
-    if (o->props.data[i].forbidden) {
-      a.elems[i] = pd_ir_nothing(ir);
+  for (size_t i = 0; i < o->props.len && !st; i++) {
+    const pd__prop *p = &o->props.data[i];
+    uint32_t elem = pd_ir_nothing(ir);
+    if (!p->forbidden)
+      st = pd__member(
+          o, pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name), pd_json_at(&sc->doc, p->name)->n),
+          p->name, &elem);
+    if (wide && !p->required) {
+      a.free = pd_ir_alt2(ir, a.free, elem);
       continue;
     }
-    st = pd__member(
-        o, pd_sc_string_literal(sc, pd_json_str(&sc->doc, nm), pd_json_at(&sc->doc, nm)->n), nm,
-        &a.elems[i]);
+    if (p->required) a.req |= 1u << a.T;
+    a.elems[a.T++] = elem;
   }
+  a.frees = pd_ir_at(ir, a.free)->kind != PD_IR_NOTHING;
   a.sep = pd_sc_item_sep(sc, o->depth); /* first: it may add the whitespace rule */
   a.first = (uint32_t)ir->rules.len;
-  size_t count = ((size_t)1 << a.P) * (a.cap + 1);
+  size_t count = ((size_t)1 << a.T) * (a.cap + 1);
   for (size_t k = 0; k < count && !st; k++) pd_ir_rule_fresh(ir, "oa");
-  for (uint32_t m = 0; m < (1u << a.P) && !st && !ir->oom; m++)
+  for (uint32_t m = 0; m < (1u << a.T) && !st && !ir->oom; m++)
     for (uint32_t e = 0; e <= a.cap; e++) pd__anyo_rule(o, &a, m, e);
-  uint32_t acc = a.extras ? pd_ir_seq2(ir, a.extra, pd__anyo_ref(o, &a, 0, 1)) : pd_ir_nothing(ir);
-  for (uint32_t p = 0; p < a.P && !st; p++)
+  uint32_t acc = a.frees ? pd_ir_seq2(ir, a.free, pd__anyo_ref(o, &a, 0, 1)) : pd_ir_nothing(ir);
+  for (uint32_t p = 0; p < a.T && !st; p++)
     acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, a.elems[p], pd__anyo_ref(o, &a, 1u << p, 0)));
   pd__free(ir->alloc, a.elems);
   *start = acc;
@@ -807,8 +828,9 @@ static pd_status pd__one_object(pd__obj *o, uint32_t *node) {
   pd_status st;
   pd__chain ch = {.cap = pd__cap(o)};
   uint32_t start = PD_IR_NONE;
-  if (sc->opts.any_order && pd__any_order_fits(o)) {
-    if ((st = pd__any_order(o, &start))) return st;
+  bool wide;
+  if (sc->opts.any_order && pd__any_order_fits(o, &wide)) {
+    if ((st = pd__any_order(o, wide, &start))) return st;
   } else {
     if ((st = pd__rules(o, &ch)) || (st = pd__chain_build(o, &ch))) return st;
     start = pd_ir_ref(ir, pd__at(&ch, ch.first_f, 0, 0));

@@ -14,6 +14,10 @@ the validator rejects is a FALSE POSITIVE (the failure that matters); the
 reverse is a false negative (allowed by design in a few documented places:
 exponents under numeric bounds, declared property order, ...).
 
+With PD_DIFF_ANY_ORDER set, schemas compile with --any-order, some objects
+declare 13 or 14 properties (the wide form: only the required ones tracked),
+and the members of values made towards a schema come in a random order.
+
 usage: diff_fuzz.py PUSHDOWN_BINARY [N_SCHEMAS] [SEED]
 """
 import json
@@ -32,6 +36,8 @@ except ImportError:  # meson counts exit status 77 as skipped
 STRS = ["", "a", "ab", "abc", "foo", "bar", "é", "a\"b", "x/y", "\u00e9\u00e9", "ZZZ", "12",
         "\U0001F600a", "o\U0001F600"]
 KEYS = ["a", "b", "c", "foo", "é"]
+WIDE_KEYS = KEYS + ["k%d" % i for i in range(9)]
+ANY_ORDER = bool(os.environ.get("PD_DIFF_ANY_ORDER"))
 PATTERNS = ["^a", "b$", "^[a-c]*$", "o+", "^.{2}$", "\\d"]
 
 
@@ -81,14 +87,18 @@ def rnd_schema(r, depth=0, defs=None):
         return s
     if kind == 4:
         s = {"type": "object", "properties": {}}
-        for k in r.sample(KEYS, r.randrange(1, 4)):
+        wide = ANY_ORDER and r.random() < 0.3
+        names = r.sample(WIDE_KEYS, r.randrange(13, 15)) if wide else r.sample(KEYS, r.randrange(1, 4))
+        for k in names:
             s["properties"][k] = rnd_schema(r, depth + 1, defs)
         if r.random() < 0.5:
             s["required"] = r.sample(list(s["properties"]), r.randrange(len(s["properties"]) + 1))
         if r.random() < 0.4:
             s["additionalProperties"] = r.choice([False, True, rnd_schema(r, depth + 1, defs)])
         if r.random() < 0.2:
-            s["maxProperties"] = r.randrange(3)
+            s["maxProperties"] = r.randrange(3) + (len(names) // 2 if wide else 0)
+        if ANY_ORDER and r.random() < 0.15:
+            s["minProperties"] = r.randrange(4)
         if r.random() < 0.3:
             s["patternProperties"] = {p: rnd_schema(r, depth + 1, defs)
                                       for p in r.sample(PATTERNS, r.randrange(1, 3))}
@@ -149,8 +159,11 @@ def mutate_towards(r, schema):
         if "enum" in schema:
             return r.choice(schema["enum"])
         if schema.get("type") == "object":
-            return {k: mutate_towards(r, v) for k, v in schema.get("properties", {}).items()
-                    if r.random() < 0.8}
+            members = [(k, mutate_towards(r, v)) for k, v in schema.get("properties", {}).items()
+                       if r.random() < 0.8]
+            if ANY_ORDER:
+                r.shuffle(members)
+            return dict(members)
         if schema.get("type") == "array":
             items = [mutate_towards(r, s) for s in schema.get("prefixItems", [])]
             return items + [mutate_towards(r, schema.get("items", {})) for _ in range(r.randrange(3))]
@@ -176,7 +189,8 @@ def run(binary, n_schemas, seed):
             with open(bpath, "w") as f:
                 for t in texts:
                     f.write(json.dumps(t) + "\n")
-            p = subprocess.run([binary, "check", "--schema", spath, "--batch", bpath],
+            cmd = [binary, "check", "--schema", spath, "--batch", bpath]
+            p = subprocess.run(cmd + (["--any-order"] if ANY_ORDER else []),
                                capture_output=True, text=True)
             if p.returncode == 2:
                 counts["refused"] += 1

@@ -470,11 +470,26 @@ static void test_objects(void **state) {
   if (!pdt_accepts_o(s, &o, "{\"c\":0,\"b\":\"x\",\"a\":1}")) fail_msg("any order");
   if (pdt_accepts_o(s, &o, "{\"a\":1,\"a\":2,\"b\":\"x\"}")) fail_msg("any order: a twice");
   if (pdt_accepts_o(s, &o, "{\"a\":1}")) fail_msg("any order: b required");
-  /* past 12 declared properties the object keeps the declared order */
-  const char *big = "{\"properties\":{\"a\":{},\"b\":{},\"c\":{},\"d\":{},\"e\":{},\"f\":{},"
-                    "\"g\":{},\"h\":{},\"i\":{},\"j\":{},\"k\":{},\"l\":{},\"m\":{}}}";
-  if (!pdt_accepts_o(big, &o, "{\"a\":1,\"m\":2}")) fail_msg("any order: 13 declared");
-  if (pdt_accepts_o(big, &o, "{\"m\":2,\"a\":1}")) fail_msg("any order: 13 kept in order");
+  /* past 12 declared properties only the required ones are tracked: an
+   * optional one may repeat (a parser keeps the last value, each was checked) */
+  const char *big = "{\"properties\":{\"a\":{},\"b\":{\"type\":\"integer\"},\"c\":{},\"d\":{},"
+                    "\"e\":{},\"f\":{},\"g\":{},\"h\":{},\"i\":{},\"j\":{},\"k\":{},\"l\":{},"
+                    "\"m\":{}},\"required\":[\"a\",\"m\"],\"additionalProperties\":false%s}";
+  char wide[512];
+  snprintf(wide, sizeof wide, big, "");
+  if (!pdt_accepts_o(wide, &o, "{\"m\":2,\"b\":3,\"a\":1}")) fail_msg("wide: any order");
+  if (!pdt_accepts_o(wide, &o, "{\"b\":1,\"m\":2,\"b\":3,\"a\":1}")) fail_msg("wide: b twice");
+  if (pdt_accepts_o(wide, &o, "{\"b\":1,\"m\":2,\"b\":3.5,\"a\":1}")) fail_msg("wide: b's type");
+  if (pdt_accepts_o(wide, &o, "{\"m\":2,\"a\":1,\"a\":1}")) fail_msg("wide: a twice");
+  if (pdt_accepts_o(wide, &o, "{\"m\":2,\"b\":3}")) fail_msg("wide: a required");
+  if (pdt_accepts_o(wide, &o, "{\"m\":2,\"a\":1,\"n\":3}")) fail_msg("wide: n not declared");
+  snprintf(wide, sizeof wide, big, ",\"maxProperties\":3"); /* repeats count: stricter */
+  if (!pdt_accepts_o(wide, &o, "{\"m\":2,\"c\":3,\"a\":1}")) fail_msg("wide: three");
+  if (pdt_accepts_o(wide, &o, "{\"m\":2,\"c\":3,\"a\":1,\"d\":1}")) fail_msg("wide: four");
+  /* minProperties past the required ones would count repeats: declared order */
+  snprintf(wide, sizeof wide, big, ",\"minProperties\":3");
+  if (!pdt_accepts_o(wide, &o, "{\"a\":1,\"c\":3,\"m\":2}")) fail_msg("wide: in order");
+  if (pdt_accepts_o(wide, &o, "{\"m\":2,\"c\":3,\"a\":1}")) fail_msg("wide: kept in order");
   o.any_order = false;
   o.strict = true;
   if (pdt_accepts_o("{\"type\":\"object\",\"properties\":{\"a\":{}}}", &o, "{\"b\":1}"))
