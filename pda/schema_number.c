@@ -2,7 +2,8 @@
  * exclusive bounds / multipleOf as exact languages over decimal text.
  *
  * Bounded numbers are written without an exponent (a documented false
- * negative: "1e2" is refused where a bound applies); "integer" accepts an
+ * negative: "1e2" is refused where a bound applies) unless the bounds are
+ * zero (then the sign tells the side, pd__exp_forms); "integer" accepts an
  * integral value written as digits with an optional ".0+" tail (no tail under
  * a draft-04 "$schema", whose integers are written without a fraction). Bounds are
  * decimal strings of any length, compared digit by digit, never as doubles.
@@ -548,6 +549,16 @@ static uint32_t pd__tenths(pd_sc *sc, size_t d) {
 
 /* ------------------------------------------------------------ the number type */
 
+/* The exponent part of a number: [eE] [+-]? digit+ */
+static uint32_t pd__exponent(pd_ir *ir) {
+  uint32_t es[4] = {'e', 'e', 'E', 'E'}, pm[4] = {'+', '+', '-', '-'};
+  return pd_ir_seq(ir,
+                   (uint32_t[]){pd_ir_class(ir, es, 2, false),
+                                pd_ir_repeat(ir, pd_ir_class(ir, pm, 2, false), 0, 1),
+                                pd__digits(ir, 1, PD_IR_INF)},
+                   3);
+}
+
 /* number = "-"? int frac? exp? (RFC 8259) */
 static uint32_t pd__any_number(pd_sc *sc, bool integer) {
   pd_ir *ir = &sc->ir;
@@ -557,17 +568,41 @@ static uint32_t pd__any_number(pd_sc *sc, bool integer) {
     uint32_t k[3] = {sign, in, pd__any_frac(&(pd__numctx){sc, true, PD_JSON_NONE, true})};
     return pd_ir_seq(ir, k, 3);
   }
-  uint32_t es[4] = {'e', 'e', 'E', 'E'}, pm[4] = {'+', '+', '-', '-'};
-  uint32_t exp = pd_ir_seq(ir,
-                           (uint32_t[]){pd_ir_class(ir, es, 2, false),
-                                        pd_ir_repeat(ir, pd_ir_class(ir, pm, 2, false), 0, 1),
-                                        pd__digits(ir, 1, PD_IR_INF)},
-                           3);
+  uint32_t exp = pd__exponent(ir);
   uint32_t k[4] = {sign, in, pd__any_frac(&(pd__numctx){sc, false, PD_JSON_NONE, false}),
                    pd_ir_repeat(ir, exp, 0, 1)};
   return pd_ir_seq(ir, k, 4);
 }
 
+/* Numbers with an exponent under bounds that are zero or absent: the sign
+ * and whether the mantissa has a nonzero digit decide on which side of zero
+ * the value is. (Under any other bound it is not a regular language: in
+ * "0.0001e5" the zeros must match the exponent.) PD_IR_NONE when a bound is
+ * elsewhere. */
+static uint32_t pd__exp_forms(pd_sc *sc, const pd__bound *lo, const pd__bound *hi) {
+  pd_ir *ir = &sc->ir;
+  if ((!lo->inf && !pd__is_zero(&lo->v)) || (!hi->inf && !pd__is_zero(&hi->v))) return PD_IR_NONE;
+  uint32_t zero_frac =
+      pd_ir_repeat(ir, pd__dot(ir, pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF)), 0, 1);
+  uint32_t zero = pd_ir_seq2(ir, pd_ir_bytes(ir, "0", 1), zero_frac);
+  /* a nonzero mantissa: [1-9] digit* frac? | "0." "0"* [1-9] digit* */
+  uint32_t any_frac = pd_ir_repeat(ir, pd__dot(ir, pd__digits(ir, 1, PD_IR_INF)), 0, 1);
+  uint32_t big =
+      pd_ir_seq(ir, (uint32_t[]){pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF), any_frac}, 3);
+  uint32_t small_frac = pd_ir_seq(ir,
+                                  (uint32_t[]){pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF),
+                                               pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)},
+                                  3);
+  uint32_t nonzero =
+      pd_ir_alt2(ir, big, pd_ir_seq2(ir, pd_ir_bytes(ir, "0", 1), pd__dot(ir, small_frac)));
+  uint32_t minus = pd_ir_bytes(ir, "-", 1);
+  bool up = lo->inf || !lo->excl, down = hi->inf || !hi->excl; /* zero's side allowed */
+  uint32_t acc = pd_ir_nothing(ir);
+  if (up && down) acc = pd_ir_seq2(ir, pd_ir_repeat(ir, minus, 0, 1), zero);
+  if (hi->inf) acc = pd_ir_alt2(ir, acc, nonzero);
+  if (lo->inf) acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, minus, nonzero));
+  return pd_ir_seq2(ir, acc, pd__exponent(ir));
+}
 /* Non-integral numbers, written without an exponent (as bounded numbers
  * are; "1.5e0" is a documented false negative): a fraction with a nonzero
  * digit. number = "-"? int "." digit* [1-9] digit* */
@@ -613,6 +648,8 @@ pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
     if ((st = pd__range(&nc, &a, &b, &range))) return st;
   }
   if ((st = pd__multiple(sc, c, integer, &lo, &hi, range, node, &done)) || done) return st;
+  uint32_t exp = bounded && !integer ? pd__exp_forms(sc, &lo, &hi) : PD_IR_NONE;
+  if (exp != PD_IR_NONE) range = pd_ir_alt2(&sc->ir, range, exp);
   *node = bounded ? range : pd__any_number(sc, integer);
   return pd_sc_ir_status(sc);
 }

@@ -50,7 +50,7 @@ def rnd_value(r, depth=0):
     if k == 2:
         return r.choice([0, 1, -1, 2, 3, 7, 10, 100, -17, 255])
     if k == 3:
-        return r.choice([0.5, -1.5, 2.25, 1.0, 3.75, -0.125, 10.5])
+        return r.choice([0.5, -1.5, 2.25, 1.0, 3.75, -0.125, 10.5, 1e-06, -3e-07, 1e+20, -1e+25])
     if k == 4:
         return r.choice(STRS)
     if k == 5:

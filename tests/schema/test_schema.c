@@ -1015,6 +1015,37 @@ static void test_whitespace(void **state) {
   if (pdt_accepts_o(s, &o, "{   \"a\":[]}")) fail_msg("run of 3");
 }
 
+/* Numbers with an exponent under zero bounds, against strtod: the sign and
+ * the mantissa's digits decide the side; malformed texts stay rejected. */
+static void test_exponent_bounds(void **state) {
+  (void)state;
+  static const char *const kws[][2] = {{"minimum", NULL},      {"exclusiveMinimum", NULL},
+                                       {NULL, "maximum"},      {NULL, "exclusiveMaximum"},
+                                       {"minimum", "maximum"}, {NULL, NULL}};
+  static const char *const texts[] = {"1e2",     "-1e2",     "0e0",   "-0e1", "0.0e-3",  "0.001E+2",
+                                      "-0.5e-1", "0.000e5",  "1.5e0", "2E-7", "-0.00E0", "0.01e1",
+                                      "10e-1",   "-10.0e-1", "0.0",   "-0",   "3.5",     "-2",
+                                      "00e1",    "1e",       "1e+",   ".5e1", "-e1",     "1.e2"};
+  for (size_t k = 0; k < sizeof kws / sizeof kws[0]; k++) {
+    char schema[160], lo_kw[40] = "", hi_kw[40] = "";
+    if (kws[k][0]) snprintf(lo_kw, sizeof lo_kw, ",\"%s\":0", kws[k][0]);
+    if (kws[k][1]) snprintf(hi_kw, sizeof hi_kw, ",\"%s\":0", kws[k][1]);
+    snprintf(schema, sizeof schema, "{\"type\":\"number\"%s%s}", lo_kw, hi_kw);
+    pdt_compiled c;
+    pdt_compile(&c, schema);
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+      const char *x = texts[t];
+      bool wellformed = strcmp(x, "00e1") && strcmp(x, "1e") && strcmp(x, "1e+") &&
+                        strcmp(x, ".5e1") && strcmp(x, "-e1") && strcmp(x, "1.e2");
+      double v = strtod(x, NULL);
+      bool lo = !kws[k][0] || (strcmp(kws[k][0], "minimum") ? v > 0 : v >= 0);
+      bool hi = !kws[k][1] || (strcmp(kws[k][1], "maximum") ? v < 0 : v <= 0);
+      bool want = wellformed && lo && hi;
+      if (pdt_check(&c, x) != want) fail_msg("%s on %s: want %d", schema, x, want);
+    }
+    pdt_release(&c);
+  }
+}
 /* Every integer in -300..300 against the bounds, by brute force. */
 static void test_integer_ranges(void **state) {
   (void)state;
@@ -1172,7 +1203,7 @@ int main(void) {
       cmocka_unit_test(test_enum_const),    cmocka_unit_test(test_objects),
       cmocka_unit_test(test_arrays),        cmocka_unit_test(test_combinators_refs),
       cmocka_unit_test(test_loud),          cmocka_unit_test(test_lenient),
-      cmocka_unit_test(test_whitespace),    cmocka_unit_test(test_integer_ranges),
+      cmocka_unit_test(test_whitespace),    cmocka_unit_test(test_integer_ranges), cmocka_unit_test(test_exponent_bounds),
       cmocka_unit_test(test_number_ranges), cmocka_unit_test(test_alloc_failure),
       cmocka_unit_test(test_formats),       cmocka_unit_test(test_dependent_schemas),
       cmocka_unit_test(test_negation),      cmocka_unit_test(test_max_contains),
