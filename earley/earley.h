@@ -63,6 +63,9 @@ struct pd_matcher {
   uint32_t max_items;                /* g->opts.max_items_per_row */
   PD_ARRAY(pd_earley_item) items;    /* every row, back to back */
   PD_ARRAY(uint32_t) rows;           /* first item of each row */
+  PD_ARRAY(uint64_t) row_ids;        /* per row: an id no other row of this matcher has had, so
+                                        what masks/memo.c keeps about a row dies with it */
+  uint64_t next_row_id;
   PD_ARRAY(pd_earley_token) tokens;  /* history since the last reset */
   bool terminated;                   /* an EOS token was accepted */
   /* dedup scratch for the row being built: head[s] is valid iff stamp[s] == gen;
@@ -71,6 +74,7 @@ struct pd_matcher {
   uint32_t *stamp, *head;
   uint32_t gen;
   PD_ARRAY(uint32_t) chain;
+  struct pd_memo_scratch *key_scratch; /* masks/memo.c's, made by the first mask key */
 };
 
 /* ---- fast row operations (the per-token hot path of masks/fill.c) ---- */
@@ -95,6 +99,7 @@ pd_status pd_earley_push_token(pd_matcher *m, uint32_t id, uint32_t *pushed);
 static inline void pd_earley_pop(pd_matcher *m, uint32_t k) {
   if (!k) return;
   m->rows.len -= k;
+  m->row_ids.len = m->rows.len;
   m->items.len = m->rows.data[m->rows.len];
 }
 static inline uint32_t pd_earley_num_rows(const pd_matcher *m) { return (uint32_t)m->rows.len; }

@@ -3,6 +3,7 @@
 
 #include "base/error.h"
 #include "earley.h"
+#include "masks/memo.h"
 #include "masks/vocab.h"
 
 void pd_matcher_free(pd_matcher *m) {
@@ -10,10 +11,12 @@ void pd_matcher_free(pd_matcher *m) {
   const pd_allocator *a = m->alloc;
   pd_array_free(a, &m->items);
   pd_array_free(a, &m->rows);
+  pd_array_free(a, &m->row_ids);
   pd_array_free(a, &m->tokens);
   pd_array_free(a, &m->chain);
   pd__free(a, m->stamp);
   pd__free(a, m->head);
+  pd_memo_scratch_free(m->key_scratch, a);
   pd__free(a, m);
 }
 
@@ -74,11 +77,12 @@ pd_status pd_matcher_fork(const pd_matcher *m, pd_matcher **out, pd_error *err) 
   if (!m) return pd__fail(err, PD_ERR_ARG, "pd_matcher_fork: matcher is NULL");
   pd_matcher *f = pd__alloc(m->g);
   if (!f || !PD__COPY(f->alloc, f->items, m->items) || !PD__COPY(f->alloc, f->rows, m->rows) ||
-      !PD__COPY(f->alloc, f->tokens, m->tokens)) {
+      !PD__COPY(f->alloc, f->row_ids, m->row_ids) || !PD__COPY(f->alloc, f->tokens, m->tokens)) {
     pd_matcher_free(f);
     return pd__nomem(err);
   }
   f->terminated = m->terminated;
+  f->next_row_id = m->next_row_id;
   *out = f;
   return PD_OK;
 }

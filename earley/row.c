@@ -75,7 +75,10 @@ static pd_status pd__closure(pd_matcher *m, size_t from) {
 static pd_status pd__open_row(pd_matcher *m) {
   if (m->rows.len >= UINT32_MAX - 1 || m->items.len >= UINT32_MAX - m->max_items)
     return PD_ERR_LIMIT;
-  if (!pd_array_push(m->alloc, &m->rows, (uint32_t)m->items.len)) return PD_ERR_NOMEM;
+  if (!pd_array_reserve(m->alloc, &m->row_ids, 1) ||
+      !pd_array_push(m->alloc, &m->rows, (uint32_t)m->items.len))
+    return PD_ERR_NOMEM;
+  m->row_ids.data[m->row_ids.len++] = m->next_row_id++;
   pd__new_generation(m);
   return PD_OK;
 }
@@ -269,10 +272,11 @@ void pd_earley_live(const pd_matcher *m, uint32_t bytes[8], bool *any_token) {
 /* Row 0: the root predicted at origin 0, closed. */
 pd_status pd_earley_start(pd_matcher *m) {
   pd_array_clear(&m->rows);
+  pd_array_clear(&m->row_ids);
   pd_array_clear(&m->items);
   pd_status s = pd__open_row(m);
   if (!s) s = pd__add(m, 0, m->rules[m->root].start, 0);
   if (!s) s = pd__closure(m, 0);
-  if (s) pd_array_clear(&m->rows);
+  if (s) pd_array_clear(&m->rows), pd_array_clear(&m->row_ids);
   return s;
 }

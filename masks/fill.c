@@ -124,7 +124,7 @@ static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *
   uint32_t key[PD_MEMO_KEY_MAX];
   size_t n_key = 0;
   uint64_t h = 0;
-  bool memo = !m->terminated && mk && mk->memo_ok && pd_memo_key(m, key, &n_key);
+  bool memo = !m->terminated && mk && mk->memo_ok && pd_memo_key(m, &m->key_scratch, key, &n_key);
   const uint32_t *found = NULL;
   if (memo) h = pd_hash_words(key, n_key), found = pd_memo_find(&mk->memo, key, n_key, h);
   if (found) {

@@ -1,6 +1,7 @@
 /* memo.c - whole-mask memoization by parser configuration (see memo.h). */
 #include "memo.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -60,15 +61,27 @@ void pd_memo_free(pd_memo *mo, const pd_allocator *a) {
 
 /* ------------------------------------------------------------------ key */
 
+/* The rows and (row, rule) pairs met so far are found again through small
+ * open-addressing tables: a configuration inside a wide object has hundreds
+ * of callers, and linear searches made the key cost more than the mask. */
+#define PD__SLOTS (2 * PD__MAX_ROWS) /* a power of two, at most half full */
+
 typedef struct pd__keyb {
   uint32_t *key;
   size_t n;
   uint32_t rows[PD__MAX_ROWS]; /* discovered rows; number = index + 1 (row 0 is 0) */
   uint32_t n_rows;
-  uint64_t exp[PD__MAX_ROWS]; /* (row, rule) to expand, as row << 32 | rule: one compare */
+  uint64_t exp[PD__MAX_ROWS]; /* (row, rule) to expand, as row << 32 | rule */
   uint32_t n_exp;
+  uint16_t row_at[PD__SLOTS], exp_at[PD__SLOTS]; /* index + 1 into rows / exp; 0 = empty */
   bool full;
 } pd__keyb;
+
+static uint32_t pd__mix(uint64_t x) {
+  return (uint32_t)((x * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+static uint32_t pd__slot_of(uint64_t x) { return pd__mix(x) & (PD__SLOTS - 1); }
 
 static void pd__emit(pd__keyb *b, uint32_t w) {
   if (b->n == PD_MEMO_KEY_MAX) b->full = true;
@@ -77,76 +90,225 @@ static void pd__emit(pd__keyb *b, uint32_t w) {
 
 static uint32_t pd__rownum(pd__keyb *b, uint32_t row) {
   if (!row) return 0;
-  for (uint32_t i = 0; i < b->n_rows; i++)
-    if (b->rows[i] == row) return i + 1;
+  uint32_t i = pd__slot_of(row);
+  for (; b->row_at[i]; i = (i + 1) & (PD__SLOTS - 1))
+    if (b->rows[b->row_at[i] - 1] == row) return b->row_at[i];
   if (b->n_rows == PD__MAX_ROWS) {
     b->full = true;
     return 0;
   }
   b->rows[b->n_rows++] = row;
+  b->row_at[i] = (uint16_t)b->n_rows;
   return b->n_rows;
 }
 
 /* Queues (row, rule): the callers of rule waiting in row. */
 static void pd__expand(pd__keyb *b, uint32_t row, uint32_t rule) {
   uint64_t x = (uint64_t)row << 32 | rule;
-  for (uint32_t i = 0; i < b->n_exp; i++)
-    if (b->exp[i] == x) return;
+  uint32_t i = pd__slot_of(x);
+  for (; b->exp_at[i]; i = (i + 1) & (PD__SLOTS - 1))
+    if (b->exp[b->exp_at[i] - 1] == x) return;
   if (b->n_exp == PD__MAX_ROWS) {
     b->full = true;
     return;
   }
   b->exp[b->n_exp++] = x;
+  b->exp_at[i] = (uint16_t)b->n_exp;
 }
 
-/* Whether state calls rule. A scan, not pd_pda_call_to's binary search: the
- * states of a row have a few call edges, and the search's branches mispredict. */
-static bool pd__calls(const pd_matcher *m, uint32_t state, uint32_t rule) {
-  const pd_pda_state *st = &m->states[state];
-  const pd_pda_edge *e = m->edges + st->edges + st->n_byte;
-  for (uint32_t c = 0; c < st->n_call; c++)
-    if (e[c].arg == rule) return true;
-  return false;
+/* ---------------------------------------------------------- callers */
+
+/* The callers of (row, rule) as the key writes them, with tail callers
+ * elided: a caller whose call edge leads to a final state without edges
+ * ends its own rule as soon as the callee does, so its own callers stand in
+ * for it (through any chain of such calls; never for the root rule, whose
+ * end is acceptance). The key then does not grow with right recursion (the
+ * member rules of an object, a repetition chain), and configurations that
+ * differ only in its depth share a mask. The lists are kept per matcher by
+ * row id while their row lives: a deep configuration is written from them
+ * without scanning its rows again. */
+#define PD__MAX_TAIL 256u           /* nested tail chains resolved at once */
+#define PD__MAX_POOL (1u << 18)     /* words kept before the lists start over */
+#define PD__MAX_LISTS (1u << 14)    /* lists kept before they start over */
+#define PD__COMPUTING UINT32_MAX
+
+typedef struct pd__cslot {
+  uint64_t row_id; /* + 1; 0 = empty */
+  uint32_t rule, off, len; /* (state, origin) pairs at pool[off ..]; len PD__COMPUTING */
+} pd__cslot;
+
+struct pd_memo_scratch {
+  pd__cslot *slots;
+  uint32_t n_slots, n_used;
+  PD_ARRAY(uint32_t) pool;
+};
+
+void pd_memo_scratch_free(pd_memo_scratch *sc, const pd_allocator *a) {
+  if (!sc) return;
+  pd__free(a, sc->slots);
+  pd_array_free(a, &sc->pool);
+  pd__free(a, sc);
+}
+
+static pd__cslot *pd__cslot_of(const pd_memo_scratch *sc, uint64_t id, uint32_t rule) {
+  uint32_t i = pd__mix(id * 31 + rule) & (sc->n_slots - 1);
+  for (;; i = (i + 1) & (sc->n_slots - 1)) {
+    pd__cslot *e = &sc->slots[i];
+    if (!e->row_id || (e->row_id == id + 1 && e->rule == rule)) return e;
+  }
+}
+
+/* Room for one more list: the table doubles. */
+static bool pd__croom(pd_memo_scratch *sc, const pd_allocator *a) {
+  if ((sc->n_used + 1) * 2 <= sc->n_slots) return true;
+  uint32_t n = sc->n_slots ? sc->n_slots * 2 : 256;
+  pd__cslot *old = sc->slots, *t = pd__calloc(a, n, sizeof *t);
+  if (!t) return false;
+  uint32_t n_old = sc->n_slots;
+  sc->slots = t, sc->n_slots = n;
+  for (uint32_t i = 0; i < n_old; i++)
+    if (old[i].row_id) *pd__cslot_of(sc, old[i].row_id - 1, old[i].rule) = old[i];
+  pd__free(a, old);
+  return true;
+}
+
+static int pd__pair_cmp(const void *pa, const void *pb) {
+  const uint32_t *a = pa, *b = pb;
+  return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Sorts the (state, origin) pairs of p[0..n) and drops repeats: chains of
+ * tail calls in an ambiguous grammar reach one caller by several ways, and
+ * the lists would multiply. Returns the words kept. */
+static size_t pd__sort_unique(uint32_t *p, size_t n) {
+  if (n <= 2) return n;
+  qsort(p, n / 2, 2 * sizeof *p, pd__pair_cmp);
+  size_t k = 2;
+  for (size_t i = 2; i < n; i += 2)
+    if (p[i] != p[k - 2] || p[i + 1] != p[k - 1]) p[k++] = p[i], p[k++] = p[i + 1];
+  return k;
+}
+
+/* Whether the call edge is the caller's last step. */
+static bool pd__tail(const pd_matcher *m, const pd_pda_edge *call) {
+  const pd_pda_state *to = &m->states[call->to];
+  return (to->flags & PD_STATE_FINAL) && !to->n_byte && !to->n_call && !to->n_token;
+}
+
+/* The list of (row, rule) into *off, *len; false when it cannot be made (memory,
+ * a chain deeper than PD__MAX_TAIL, a cycle of tail calls in one row). */
+static bool pd__callers(const pd_matcher *m, pd_memo_scratch *sc, uint32_t row, uint32_t rule,
+                        uint32_t depth, uint32_t *off, uint32_t *len) {
+  uint64_t id = m->row_ids.data[row];
+  if (!sc->n_slots && !pd__croom(sc, m->alloc)) return false;
+  pd__cslot *e = pd__cslot_of(sc, id, rule);
+  if (e->row_id) {
+    *off = e->off, *len = e->len;
+    return e->len != PD__COMPUTING;
+  }
+  if (depth > PD__MAX_TAIL || !pd__croom(sc, m->alloc)) return false;
+  e = pd__cslot_of(sc, id, rule);
+  *e = (pd__cslot){id + 1, rule, 0, PD__COMPUTING};
+  sc->n_used++;
+  size_t n;
+  const pd_earley_item *it = pd_earley_row(m, row, &n);
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++) { /* first the lists this one copies */
+    const pd_pda_state *st = &m->states[it[i].state];
+    const pd_pda_edge *call = st->n_call ? pd_pda_call_to(m->edges, st, rule) : NULL;
+    uint32_t o, l;
+    if (call && st->rule != m->root && pd__tail(m, call))
+      ok = pd__callers(m, sc, it[i].origin, st->rule, depth + 1, &o, &l);
+  }
+  size_t start = sc->pool.len;
+  for (size_t i = 0; i < n && ok; i++) {
+    const pd_pda_state *st = &m->states[it[i].state];
+    const pd_pda_edge *call = st->n_call ? pd_pda_call_to(m->edges, st, rule) : NULL;
+    if (!call) continue;
+    bool tail = st->rule != m->root && pd__tail(m, call);
+    uint32_t o = 0, l = 2;
+    if (tail) pd__callers(m, sc, it[i].origin, st->rule, depth + 1, &o, &l); /* made above */
+    if (!(ok = pd_array_reserve(m->alloc, &sc->pool, l))) break;
+    if (tail && l) {
+      memcpy(sc->pool.data + sc->pool.len, sc->pool.data + o, l * sizeof *sc->pool.data);
+      sc->pool.len += l;
+    } else if (!tail) {
+      sc->pool.data[sc->pool.len++] = it[i].state;
+      sc->pool.data[sc->pool.len++] = it[i].origin;
+    }
+  }
+  e = pd__cslot_of(sc, id, rule); /* the table may have grown */
+  if (ok && sc->pool.len > start)
+    sc->pool.len = start + pd__sort_unique(sc->pool.data + start, sc->pool.len - start);
+  if (sc->pool.len - start > PD_MEMO_KEY_MAX || sc->pool.len > UINT32_MAX) ok = false;
+  if (!ok) { /* no key holds it, or no memory: the slot stays unusable (no memo there) */
+    sc->pool.len = start;
+    return false;
+  }
+  e->off = (uint32_t)start, e->len = (uint32_t)(sc->pool.len - start);
+  *off = e->off, *len = e->len;
+  return true;
 }
 
 /* The callers of rule in row: (state, row#) each; queues their own callers. */
-static void pd__emit_callers(const pd_matcher *m, pd__keyb *b, uint32_t row, uint32_t rule) {
-  size_t n;
-  const pd_earley_item *it = pd_earley_row(m, row, &n);
-  size_t at = b->n;
-  pd__emit(b, 0); /* count, patched below */
-  uint32_t count = 0;
-  for (size_t i = 0; i < n && !b->full; i++) {
-    if (!pd__calls(m, it[i].state, rule)) continue;
-    pd__emit(b, it[i].state);
-    pd__emit(b, pd__rownum(b, it[i].origin));
-    pd__expand(b, it[i].origin, m->states[it[i].state].rule);
-    count++;
+static void pd__emit_callers(const pd_matcher *m, pd__keyb *b, pd_memo_scratch *sc,
+                             uint32_t row, uint32_t rule) {
+  uint32_t off, len;
+  if (!pd__callers(m, sc, row, rule, 0, &off, &len)) {
+    b->full = true;
+    return;
   }
-  if (!b->full) b->key[at] = count;
+  pd__emit(b, len / 2);
+  for (uint32_t k = 0; k < len && !b->full; k += 2) {
+    uint32_t state = sc->pool.data[off + k], origin = sc->pool.data[off + k + 1];
+    pd__emit(b, state);
+    pd__emit(b, pd__rownum(b, origin));
+    pd__expand(b, origin, m->states[state].rule);
+  }
 }
 
-bool pd_memo_key(const pd_matcher *m, uint32_t *key, size_t *n) {
+/* An item that can do nothing more: final without edges (its completion is
+ * done), not the root's (whose end in the current row means acceptance). */
+static bool pd__inert(const pd_matcher *m, pd_earley_item it) {
+  const pd_pda_state *st = &m->states[it.state];
+  return st->rule != m->root && (st->flags & PD_STATE_FINAL) && !st->n_byte && !st->n_call &&
+         !st->n_token;
+}
+
+bool pd_memo_key(const pd_matcher *m, pd_memo_scratch **scratch, uint32_t *key, size_t *n) {
   pd__keyb b;
   b.key = key;
   b.n = b.n_rows = b.n_exp = 0;
   b.full = false;
+  memset(b.row_at, 0, sizeof b.row_at);
+  memset(b.exp_at, 0, sizeof b.exp_at);
+  pd_memo_scratch *sc = *scratch;
+  if (!sc && !(sc = *scratch = pd__calloc(m->alloc, 1, sizeof *sc))) return false;
+  if (sc->pool.len > PD__MAX_POOL || sc->n_used > PD__MAX_LISTS) { /* most of their rows are gone */
+    memset(sc->slots, 0, sc->n_slots * sizeof *sc->slots);
+    sc->n_used = 0;
+    sc->pool.len = 0;
+  }
   uint32_t cur = pd_earley_num_rows(m) - 1;
   pd__rownum(&b, cur);
-  size_t n_items;
+  size_t n_items, at = b.n;
   const pd_earley_item *it = pd_earley_current(m, &n_items);
-  pd__emit(&b, (uint32_t)n_items);
+  pd__emit(&b, 0); /* count, patched below */
+  uint32_t count = 0;
   for (size_t i = 0; i < n_items && !b.full; i++) {
+    if (pd__inert(m, it[i])) continue;
     pd__emit(&b, it[i].state);
     pd__emit(&b, pd__rownum(&b, it[i].origin));
+    count++;
     /* items predicted here complete into this row, which is in the key whole */
     if (it[i].origin != cur) pd__expand(&b, it[i].origin, m->states[it[i].state].rule);
   }
+  if (!b.full) b.key[at] = count;
   for (uint32_t q = 0; q < b.n_exp && !b.full; q++) {
     uint32_t row = (uint32_t)(b.exp[q] >> 32), rule = (uint32_t)b.exp[q];
     pd__emit(&b, pd__rownum(&b, row));
     pd__emit(&b, rule);
-    pd__emit_callers(m, &b, row, rule);
+    pd__emit_callers(m, &b, sc, row, rule);
   }
   *n = b.n;
   return !b.full;

@@ -8,9 +8,18 @@
  * two configurations with equal keys accept the same byte strings and tokens,
  * and have the same mask. Keys are compared in full; the hash only finds them.
  *
+ * Two kinds of items are left out because they cannot change what follows:
+ * an item of the current row that is final without edges (its completion is
+ * done), and a caller whose call is its last step (a tail call: it ends its
+ * rule when the callee does), which its own callers replace, recursively.
+ * Neither is ever the root rule's (its end is acceptance). So right
+ * recursion (an object's member rules, a repetition chain) does not make the
+ * key grow, and the configurations at each depth share one mask.
+ *
  * Key layout (uint32 words):
- *   n_current, then (state, row#) per item of the current row;
- *   then per expanded (row#, rule): row#, rule, n, (state, row#) per caller.
+ *   n_current, then (state, row#) per kept item of the current row;
+ *   then per expanded (row#, rule): row#, rule, n, (state, row#) per caller
+ *   (tail callers replaced; sorted by state and origin row, no repeats).
  *
  * Transitions: a key holds all the parser can still do, so the configuration
  * after a token is a function of the key and the token. The memo records
@@ -53,8 +62,11 @@ void pd_memo_free(pd_memo *mo, const pd_allocator *a);
 
 struct pd_matcher;
 /* Serializes m's configuration into key[0..PD_MEMO_KEY_MAX); false when it
- * does not fit (then no memoization). */
-bool pd_memo_key(const struct pd_matcher *m, uint32_t *key, size_t *n);
+ * does not fit (then no memoization). *scratch (the matcher's, made on first
+ * use; scratch may be NULL) indexes the callers of long rows (memo.c). */
+typedef struct pd_memo_scratch pd_memo_scratch;
+bool pd_memo_key(const struct pd_matcher *m, pd_memo_scratch **scratch, uint32_t *key, size_t *n);
+void pd_memo_scratch_free(pd_memo_scratch *sc, const pd_allocator *a);
 /* The stored mask for key, borrowed (immutable, lives as long as the memo). */
 const uint32_t *pd_memo_find(pd_memo *mo, const uint32_t *key, size_t n, uint64_t h);
 /* Stores a copy of mask under key; returns the stored mask (one stored

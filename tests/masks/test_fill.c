@@ -106,6 +106,73 @@ static void test_fill_small(void **state) {
   pd_vocab_free(v);
 }
 
+/* The memo key elides tail calls (memo.c): a right recursion is one
+ * configuration at every depth, so its mask is memoized once, and still
+ * equals brute force deep down; a call with work after it (here the "b"
+ * owed to each "a") is not elided, so depths stay apart. */
+static void test_fill_tail_calls(void **state) {
+  (void)state;
+  pd_vocab *v = pdt__vocab();
+  const char *const gs[2] = {"root ::= \"[\" items \"]\"\nitems ::= \"a\" items | \"b\" items | \"\"",
+                             "root ::= \"[\" items \"]\"\nitems ::= \"a\" items \"b\" | \"\""};
+  size_t n_words = (pd_vocab_width(v) + 31) / 32;
+  uint32_t *row = calloc(n_words, 4), *brute = calloc(n_words, 4), open, a;
+  assert_non_null(row);
+  assert_non_null(brute);
+  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"[", 1, &open), PD_OK);
+  assert_int_equal(pd_vocab_find(v, (const uint8_t *)"a", 1, &a), PD_OK);
+  for (int k = 0; k < 2; k++) {
+    pd_grammar *g = NULL;
+    pd_matcher *m = NULL;
+    assert_int_equal(pd_grammar_compile_gbnf(gs[k], strlen(gs[k]), v, NULL, &g, NULL), PD_OK);
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    assert_int_equal(pd_matcher_accept_token(m, open, NULL), PD_OK);
+    const uint32_t *at3 = NULL, *at60 = NULL;
+    for (int depth = 1; depth <= 60; depth++) {
+      const uint32_t *entry = NULL;
+      assert_int_equal(pd_matcher_accept_token(m, a, NULL), PD_OK);
+      assert_int_equal(pd_masks_fill_entry(m, row, n_words, &entry, NULL), PD_OK);
+      assert_int_equal(pdt_brute_mask(m, pd_vocab_size(v), brute, n_words), PD_OK);
+      assert_memory_equal(row, brute, n_words * sizeof *row);
+      if (depth == 3) at3 = entry;
+      if (depth == 60) at60 = entry;
+    }
+    assert_non_null(at3);
+    assert_non_null(at60);
+    if (k == 0) assert_ptr_equal(at3, at60); /* one configuration */
+    else assert_ptr_not_equal(at3, at60);   /* sixty "b" owed, not three */
+    pd_matcher_free(m);
+    pd_grammar_free(g);
+  }
+  /* the root's tail calls are kept: after "xab" the input may end, after
+   * "(ab" a "y" is owed, though below the root both wait on r the same way */
+  const char *root_tail = /* recursive rules, so that none is copied into its callers */
+      "root ::= \"x\" p | \"(\" q\np ::= r | q | \"[\" p\nq ::= r \"y\" | \"]\" q\n"
+      "r ::= \"a\" \"b\" | \"a\" r";
+  const char *const paths[2] = {"xa", "(a"};
+  const uint32_t *entries[2] = {NULL, NULL};
+  pd_grammar *g = NULL;
+  pd_matcher *m = NULL;
+  assert_int_equal(pd_grammar_compile_gbnf(root_tail, strlen(root_tail), v, NULL, &g, NULL), PD_OK);
+  assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+  for (int k = 0; k < 2; k++) {
+    uint32_t t;
+    pd_matcher_reset(m);
+    for (int c = 0; c < 2; c++) {
+      assert_int_equal(pd_vocab_find(v, (const uint8_t *)paths[k] + c, 1, &t), PD_OK);
+      assert_int_equal(pd_matcher_accept_token(m, t, NULL), PD_OK);
+    }
+    assert_int_equal(pd_masks_fill_entry(m, row, n_words, &entries[k], NULL), PD_OK);
+    assert_non_null(entries[k]);
+  }
+  assert_ptr_not_equal(entries[0], entries[1]);
+  pd_matcher_free(m);
+  pd_grammar_free(g);
+  free(row);
+  free(brute);
+  pd_vocab_free(v);
+}
+
 /* Long repetitions lower to blocks in two phases (pda.h): walks long enough to
  * cross block and phase boundaries, near the bounds too. */
 static void test_fill_long_repeats(void **state) {
@@ -511,6 +578,7 @@ int main(void) {
       cmocka_unit_test(test_fill_schema),
       cmocka_unit_test(test_fill_cache_option),
       cmocka_unit_test(test_fill_long_repeats),
+      cmocka_unit_test(test_fill_tail_calls),
       cmocka_unit_test(test_fill_snapshot),
       cmocka_unit_test(test_fill_bounded_cache),
       cmocka_unit_test(test_fill_suffix),
