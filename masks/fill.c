@@ -310,22 +310,27 @@ static bool pd__class_empty(const pd_mask_class *c) {
          !c->cd.n;
 }
 
-/* The distinct non-empty classes of the current row's states (by pointer);
+/* The distinct non-empty classes of the current row's states (by pointer,
+ * found again through a small table: a row inside a wide object has hundreds
+ * of items, and a linear search made the dedup cost more than the union);
  * *too_many when there are more than PD__MAX_CLASSES. */
+#define PD__CLASS_SLOTS (2 * PD__MAX_CLASSES) /* a power of two, at most half full */
 static size_t pd__row_classes(const pd_matcher *m, const pd_masks *mk,
                               const pd_mask_class **out, bool *too_many) {
   size_t n, k = 0;
   const pd_earley_item *it = pd_earley_current(m, &n);
+  const pd_mask_class *seen[PD__CLASS_SLOTS] = {0};
   for (size_t i = 0; i < n; i++) {
     const pd_mask_class *c = __atomic_load_n(&mk->cls[it[i].state], __ATOMIC_ACQUIRE);
     if (pd__class_empty(c)) continue; /* rejects every text token */
-    size_t j = 0;
-    while (j < k && out[j] != c) j++;
-    if (j < k) continue;
+    size_t j = (size_t)(((uintptr_t)c >> 4) * 0x9E3779B1u) & (PD__CLASS_SLOTS - 1);
+    while (seen[j] && seen[j] != c) j = (j + 1) & (PD__CLASS_SLOTS - 1);
+    if (seen[j]) continue;
     if (k == PD__MAX_CLASSES) {
       *too_many = true;
       return 0;
     }
+    seen[j] = c;
     out[k++] = c;
   }
   return k;
