@@ -118,7 +118,9 @@ static void pd__expand(pd__keyb *b, uint32_t row, uint32_t rule) {
 
 /* ---------------------------------------------------------- callers */
 
-/* The callers of (row, rule) as the key writes them, with tail callers
+/* The callers of (row, rule) as the key writes them: each as the item it
+ * becomes when the rule ends (the return state of its call edge, its
+ * origin), so a list also says which rule each caller waits on; tail callers
  * elided: a caller whose call edge leads to a final state without edges
  * ends its own rule as soon as the callee does, so its own callers stand in
  * for it (through any chain of such calls; never for the root rule, whose
@@ -232,8 +234,8 @@ static bool pd__callers(const pd_matcher *m, pd_memo_scratch *sc, uint32_t row, 
     if (tail && l) {
       memcpy(sc->pool.data + sc->pool.len, sc->pool.data + o, l * sizeof *sc->pool.data);
       sc->pool.len += l;
-    } else if (!tail) {
-      sc->pool.data[sc->pool.len++] = it[i].state;
+    } else if (!tail) { /* the state it returns to: what it waits on is in the pair */
+      sc->pool.data[sc->pool.len++] = call->to;
       sc->pool.data[sc->pool.len++] = it[i].origin;
     }
   }
@@ -250,7 +252,7 @@ static bool pd__callers(const pd_matcher *m, pd_memo_scratch *sc, uint32_t row, 
   return true;
 }
 
-/* The callers of rule in row: (state, row#) each; queues their own callers. */
+/* The callers of rule in row: (return state, row#) each; queues their own callers. */
 static void pd__emit_callers(const pd_matcher *m, pd__keyb *b, pd_memo_scratch *sc,
                              uint32_t row, uint32_t rule) {
   uint32_t off, len;

@@ -18,8 +18,10 @@
  *
  * Key layout (uint32 words):
  *   n_current, then (state, row#) per kept item of the current row;
- *   then per expanded (row#, rule): row#, rule, n, (state, row#) per caller
- *   (tail callers replaced; sorted by state and origin row, no repeats).
+ *   then per expanded (row#, rule): row#, rule, n, then per caller the item
+ *   it becomes when rule ends: (return state, row#) (tail callers replaced;
+ *   sorted by state and origin row, no repeats). A caller's state alone
+ *   would not say which rule an elided chain has it wait on.
  *
  * Transitions: a key holds all the parser can still do, so the configuration
  * after a token is a function of the key and the token. The memo records
