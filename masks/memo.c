@@ -136,7 +136,7 @@ static void pd__expand(pd__keyb *b, uint32_t row, uint32_t rule) {
 
 typedef struct pd__cslot {
   uint64_t row_id; /* + 1; 0 = empty */
-  uint32_t rule, off, len; /* (state, origin) pairs at pool[off ..]; len PD__COMPUTING */
+  uint32_t rule, off, len; /* (return state, origin) pairs at pool[off ..]; len PD__COMPUTING */
 } pd__cslot;
 
 struct pd_memo_scratch {
@@ -179,7 +179,7 @@ static int pd__pair_cmp(const void *pa, const void *pb) {
   return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-/* Sorts the (state, origin) pairs of p[0..n) and drops repeats: chains of
+/* Sorts the (return state, origin) pairs of p[0..n) and drops repeats: chains of
  * tail calls in an ambiguous grammar reach one caller by several ways, and
  * the lists would multiply. Returns the words kept. */
 static size_t pd__sort_unique(uint32_t *p, size_t n) {
