@@ -191,10 +191,13 @@ static size_t pd__sort_unique(uint32_t *p, size_t n) {
   return k;
 }
 
-/* Whether the call edge is the caller's last step. */
-static bool pd__tail(const pd_matcher *m, const pd_pda_edge *call) {
-  const pd_pda_state *to = &m->states[call->to];
-  return (to->flags & PD_STATE_FINAL) && !to->n_byte && !to->n_call && !to->n_token;
+/* A state that can do nothing more, not the root rule's (whose end is
+ * acceptance): final without edges. A call returning to one is a tail call;
+ * an item in one has done its completion already. */
+static bool pd__ends(const pd_matcher *m, uint32_t state) {
+  const pd_pda_state *st = &m->states[state];
+  return st->rule != m->root && (st->flags & PD_STATE_FINAL) && !st->n_byte && !st->n_call &&
+         !st->n_token;
 }
 
 /* The list of (row, rule) into *off, *len; false when it cannot be made (memory,
@@ -219,7 +222,7 @@ static bool pd__callers(const pd_matcher *m, pd_memo_scratch *sc, uint32_t row, 
     const pd_pda_state *st = &m->states[it[i].state];
     const pd_pda_edge *call = st->n_call ? pd_pda_call_to(m->edges, st, rule) : NULL;
     uint32_t o, l;
-    if (call && st->rule != m->root && pd__tail(m, call))
+    if (call && pd__ends(m, call->to))
       ok = pd__callers(m, sc, it[i].origin, st->rule, depth + 1, &o, &l);
   }
   size_t start = sc->pool.len;
@@ -227,7 +230,7 @@ static bool pd__callers(const pd_matcher *m, pd_memo_scratch *sc, uint32_t row, 
     const pd_pda_state *st = &m->states[it[i].state];
     const pd_pda_edge *call = st->n_call ? pd_pda_call_to(m->edges, st, rule) : NULL;
     if (!call) continue;
-    bool tail = st->rule != m->root && pd__tail(m, call);
+    bool tail = pd__ends(m, call->to);
     uint32_t o = 0, l = 2;
     if (tail) pd__callers(m, sc, it[i].origin, st->rule, depth + 1, &o, &l); /* made above */
     if (!(ok = pd_array_reserve(m->alloc, &sc->pool, l))) break;
@@ -269,14 +272,6 @@ static void pd__emit_callers(const pd_matcher *m, pd__keyb *b, pd_memo_scratch *
   }
 }
 
-/* An item that can do nothing more: final without edges (its completion is
- * done), not the root's (whose end in the current row means acceptance). */
-static bool pd__inert(const pd_matcher *m, pd_earley_item it) {
-  const pd_pda_state *st = &m->states[it.state];
-  return st->rule != m->root && (st->flags & PD_STATE_FINAL) && !st->n_byte && !st->n_call &&
-         !st->n_token;
-}
-
 bool pd_memo_key(const pd_matcher *m, pd_memo_scratch **scratch, uint32_t *key, size_t *n) {
   pd__keyb b;
   b.key = key;
@@ -298,7 +293,7 @@ bool pd_memo_key(const pd_matcher *m, pd_memo_scratch **scratch, uint32_t *key, 
   pd__emit(&b, 0); /* count, patched below */
   uint32_t count = 0;
   for (size_t i = 0; i < n_items && !b.full; i++) {
-    if (pd__inert(m, it[i])) continue;
+    if (pd__ends(m, it[i].state)) continue; /* its completion is done */
     pd__emit(&b, it[i].state);
     pd__emit(&b, pd__rownum(&b, it[i].origin));
     count++;
