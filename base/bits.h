@@ -19,6 +19,18 @@ static inline size_t pd_popcount_words(const uint32_t *w, size_t n) {
   return c;
 }
 
+/* The first set bit of bits[0..n_words) at or after q, or UINT32_MAX. */
+static inline uint32_t pd_next_bit(const uint32_t *bits, size_t n_words, uint32_t q) {
+  size_t w = q / 32;
+  if (w >= n_words) return UINT32_MAX;
+  uint32_t x = bits[w] & (~0u << (q % 32));
+  while (!x) {
+    if (++w >= n_words) return UINT32_MAX;
+    x = bits[w];
+  }
+  return (uint32_t)(w * 32) + (uint32_t)__builtin_ctz(x);
+}
+
 /* A hash of words for open-addressing tables (indexed by low bits) and memo
  * keys. Keys run to thousands of words and are hashed on every lookup, so the
  * words go to four independent lanes (one lane's multiply does not wait for

@@ -75,7 +75,21 @@ struct pd_matcher {
   uint32_t gen;
   PD_ARRAY(uint32_t) chain;
   struct pd_memo_scratch *key_scratch; /* masks/memo.c's, made by the first mask key */
+  struct pd_earley_calls *calls;       /* calls.c's index of wide rows, made on first use */
 };
+
+/* A call waiting in a row: its item (at, an index in the row; origin) calls
+ * rule and returns to state to. */
+typedef struct pd_earley_call {
+  uint32_t rule, to, origin, at;
+} pd_earley_call;
+typedef struct pd_earley_calls pd_earley_calls;
+#define PD_EARLEY_WIDE_ROW 16 /* rows of this many items are searched through an index */
+/* The calls to rule waiting in row (n of them, in row order), borrowed
+ * until the next call; NULL when row is narrower than PD_EARLEY_WIDE_ROW or
+ * memory fails: then scan the row. (calls.c) */
+const pd_earley_call *pd_earley_calls_to(pd_matcher *m, uint32_t row, uint32_t rule, uint32_t *n);
+void pd_earley_calls_free(pd_earley_calls *c, const pd_allocator *a);
 
 /* ---- fast row operations (the per-token hot path of masks/fill.c) ---- */
 

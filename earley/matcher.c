@@ -17,6 +17,7 @@ void pd_matcher_free(pd_matcher *m) {
   pd__free(a, m->stamp);
   pd__free(a, m->head);
   pd_memo_scratch_free(m->key_scratch, a);
+  pd_earley_calls_free(m->calls, a);
   pd__free(a, m);
 }
 

@@ -36,6 +36,13 @@ static pd_status pd__add(pd_matcher *m, size_t start, uint32_t state, uint32_t o
 /* Item (rule finished, origin o): advance every caller of rule waiting in row o. */
 static pd_status pd__complete(pd_matcher *m, size_t start, uint32_t rule, uint32_t o) {
   size_t a = m->rows.data[o], e = m->rows.data[o + 1];
+  uint32_t n;
+  const pd_earley_call *c = pd_earley_calls_to(m, o, rule, &n);
+  for (uint32_t i = 0; c && i < n; i++) {
+    pd_status s = pd__add(m, start, c[i].to, c[i].origin);
+    if (s) return s;
+  }
+  if (c) return PD_OK;
   for (size_t i = a; i < e; i++) {
     pd_earley_item it = m->items.data[i];
     const pd_pda_state *st = &m->states[it.state];

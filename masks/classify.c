@@ -13,6 +13,10 @@
 #define PD__SLOTS 16384u    /* dedup slots, a power of two >= 2 * PD__ROW_MAX */
 #define PD__END 1u
 #define PD__LIVE_END 2u
+/* origins of the callers' items in a pair parse (pd_classifier_pair): caller
+ * i's are PD__TOP - i; real origins are row numbers, far below */
+#define PD__TOP 0x7fffffffu
+#define PD__TOPS 64u
 
 typedef struct pd__item {
   uint32_t state, origin;
@@ -34,6 +38,12 @@ struct pd_classifier {
   PD_ARRAY(uint8_t) ends;
   const uint32_t *follow;    /* [8 * n_rules] lookahead bytes (follow.h) */
   const uint32_t *seed_follow;
+  /* pair parse: the callers' return states; where the seed's rule ends the
+   * first is entered (origin PD__TOP), where its rule ends the next, and so
+   * on; PD__END marks the end of the last one's rule, and seed_follow is
+   * that rule's lookahead. n_tops 0: a plain run */
+  const uint32_t *tops;
+  uint32_t n_tops;
   uint64_t *slot;            /* dedup of the row being built: (state, origin) + 1 */
   uint32_t *slot_gen, gen;
   bool over;                 /* a row went past PD__ROW_MAX */
@@ -172,17 +182,26 @@ static bool pd__complete(pd_classifier *k, pd__item it) {
 
 /* Closes the newest row: completion and prediction (nullable callees are
  * stepped over at once, so completions with origin == row never arise).
- * *ends: a final item of origin 0 (the seed's rule) is in the row. */
+ * *ends: a final item of origin 0 (the seed's rule) is in the row; in a pair
+ * parse that item enters the first caller's return state instead, a final
+ * item of caller i's rule the next caller's, and *ends is a final item of
+ * the last caller's rule. */
 static bool pd__close(pd_classifier *k, bool *ends) {
   uint32_t row = (uint32_t)k->rows.len - 1;
   for (size_t i = pd_array_last(&k->rows); i < k->items.len; i++) {
     pd__item it = k->items.data[i];
     const pd_pda_state *st = &k->states[it.state];
     if (st->flags & PD_STATE_FINAL) {
-      if (it.origin == 0)
+      /* the frame whose rule ends: 0 the seed's, i + 1 caller i's, else none */
+      uint32_t f = it.origin == 0 ? 0 : it.origin > PD__TOP - PD__TOPS ? PD__TOP - it.origin + 1
+                                                                       : UINT32_MAX;
+      if (f < k->n_tops) {
+        if (!pd__add(k, k->tops[f], PD__TOP - f)) return false;
+      } else if (f != UINT32_MAX) {
         *ends = true;
-      else if (it.origin < row && !pd__complete(k, it))
+      } else if (it.origin < row && !pd__complete(k, it)) {
         return false;
+      }
     }
     const pd_pda_edge *e = k->edges + st->edges + st->n_byte;
     for (uint32_t c = 0; c < st->n_call; c++) {
@@ -309,6 +328,56 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
   if (depth) pd__pop(k, depth);
   if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", PD__ROW_MAX);
   return PD_OK;
+}
+
+/* The trie walk of pd__walk over the trie positions pos[0..n) (ascending):
+ * a prefix shared with the last token walked stays pushed, and a dead prefix
+ * skips the positions under it. Accepted ids go to acc, cd positions to cd. */
+static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n, uint32_t *acc,
+                               uint32_t *n_acc, uint32_t *cd, uint32_t *n_cd, pd_error *err) {
+  const pd_trie *t = &k->c->trie;
+  const uint8_t *last = NULL;
+  uint32_t depth = 0;
+  for (uint32_t j = 0; j < n && !k->over;) {
+    uint32_t len, keep = 0;
+    const uint8_t *b = pd_trie_bytes(t, pos[j], &len);
+    while (keep < depth && keep < len && last[keep] == b[keep]) keep++;
+    if (keep < depth) pd__pop(k, depth - keep);
+    depth = keep;
+    last = b;
+    int r = pd__push_rest(k, b, len, &depth);
+    if (r < 0) return pd__nomem(err);
+    if (r) {
+      acc[(*n_acc)++] = t->order[pos[j++]];
+      continue;
+    }
+    uint32_t next = pd_trie_skip_depth(t, pos[j], depth + 1);
+    bool live = pd__live_end(k, depth, b[depth]);
+    for (; j < n && pos[j] < next; j++)
+      if (live) cd[(*n_cd)++] = pos[j];
+  }
+  if (depth) pd__pop(k, depth);
+  if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", PD__ROW_MAX);
+  return PD_OK;
+}
+
+pd_status pd_classifier_pair(pd_classifier *k, uint32_t s, const uint32_t *tops, uint32_t n_tops,
+                             const uint32_t *pos, uint32_t n, uint32_t *acc, uint32_t *n_acc,
+                             uint32_t *cd, uint32_t *n_cd, pd_error *err) {
+  *n_acc = *n_cd = 0;
+  if (!n_tops || n_tops > PD__TOPS)
+    return pd__fail(err, PD_ERR_ARG, "pair classification through %u callers", n_tops);
+  k->items.len = k->rows.len = k->ends.len = 0;
+  k->over = false;
+  k->tops = tops, k->n_tops = n_tops;
+  k->seed_follow = k->follow + 8 * (size_t)k->states[tops[n_tops - 1]].rule;
+  pd_status st = PD_OK;
+  if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
+      !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
+    st = pd__nomem(err);
+  if (st == PD_OK) st = pd__walk_list(k, pos, n, acc, n_acc, cd, n_cd, err);
+  k->n_tops = 0;
+  return st;
 }
 
 /* Whether no state of s's rule reachable from s calls a rule: then the local

@@ -54,4 +54,16 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
                             const pd_mask_class *const *dcls, size_t n_donors,
                             pd_mask_class *out, pd_error *err);
 
+/* The context-dependent tokens of a state s, trie positions pos[0..n)
+ * (ascending), decided for a chain of callers: where s's rule ends the local
+ * parse goes on at the first caller's return state tops[0] (tail callers
+ * already stood in for, memo.h), where that rule ends at tops[1], and so on;
+ * only what may outlive the last one's rule stays context-dependent (against
+ * its lookahead). Fills acc with the ids of the accepted ones (trie order)
+ * and cd with the positions still context-dependent, each room for n; the
+ * others die on this path. PD_ERR_LIMIT as for pd_classifier_run. */
+pd_status pd_classifier_pair(pd_classifier *k, uint32_t s, const uint32_t *tops, uint32_t n_tops,
+                             const uint32_t *pos, uint32_t n, uint32_t *acc, uint32_t *n_acc,
+                             uint32_t *cd, uint32_t *n_cd, pd_error *err);
+
 #endif

@@ -57,7 +57,7 @@ static void pd__fill_rest(const pd_matcher *m, const pd_mask_cache *c, uint32_t 
 }
 
 /* Accepted sets of the row's distinct states, then the cd stragglers. */
-static pd_status pd__fill_classified(pd_matcher *m, const pd_masks *mk, uint32_t *words);
+static pd_status pd__fill_classified(pd_matcher *m, pd_masks *mk, uint32_t *words);
 
 /* Whether every state of the row has a class (classifying those that no mask
  * needed before). */
@@ -124,7 +124,7 @@ static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *
   uint32_t key[PD_MEMO_KEY_MAX];
   size_t n_key = 0;
   uint64_t h = 0;
-  bool memo = !m->terminated && mk && mk->memo_ok && pd_memo_key(m, &m->key_scratch, key, &n_key);
+  bool memo = !m->terminated && mk && mk->memo_ok && pd_memo_key(m, key, &n_key);
   const uint32_t *found = NULL;
   if (memo) h = pd_hash_words(key, n_key), found = pd_memo_find(&mk->memo, key, n_key, h);
   if (found) {
@@ -164,18 +164,6 @@ void pd_masks_link(pd_matcher *m, const uint32_t *from, uint32_t token, const ui
 }
 
 #define PD__MAX_CLASSES 256 /* distinct classes per row handled without the walk */
-
-/* The first set bit at or after q, or UINT32_MAX. */
-static uint32_t pd__next_bit(const uint32_t *bits, size_t n_words, uint32_t q) {
-  size_t w = q / 32;
-  if (w >= n_words) return UINT32_MAX;
-  uint32_t x = bits[w] & (~0u << (q % 32));
-  while (!x) {
-    if (++w >= n_words) return UINT32_MAX;
-    x = bits[w];
-  }
-  return (uint32_t)(w * 32) + (uint32_t)__builtin_ctz(x);
-}
 
 static uint32_t pd__common(const uint8_t *a, const uint8_t *b, uint32_t n) {
   uint32_t k = 0;
@@ -229,11 +217,11 @@ static pd_status pd__walk_candidates(pd_matcher *m, const pd_trie *t, const uint
   pd_status st = PD_OK;
   pd_suffix_memo sx;
   pd_suffix_init(&sx, m, memo_always);
-  for (uint32_t p = pd__next_bit(cand, n_words, 0); p != UINT32_MAX && st == PD_OK;) {
+  for (uint32_t p = pd_next_bit(cand, n_words, 0); p != UINT32_MAX && st == PD_OK;) {
     uint32_t id = t->order[p], len;
     const uint8_t *b = pd_trie_bytes(t, p, &len);
     if (pd_bit_get(words, id)) {
-      p = pd__next_bit(cand, n_words, p + 1);
+      p = pd_next_bit(cand, n_words, p + 1);
       continue;
     }
     uint32_t keep = depth ? pd__common(on_stack, b, depth < len ? depth : len) : 0;
@@ -242,9 +230,9 @@ static pd_status pd__walk_candidates(pd_matcher *m, const pd_trie *t, const uint
     on_stack = b;
     if (pd__cand_taken(m, &sx, b, len, &depth, &dead, &st)) {
       pd_bit_set(words, id);
-      p = pd__next_bit(cand, n_words, p + 1);
+      p = pd_next_bit(cand, n_words, p + 1);
     } else {
-      p = pd__next_bit(cand, n_words, pd_trie_skip_depth(t, p, dead + 1));
+      p = pd_next_bit(cand, n_words, pd_trie_skip_depth(t, p, dead + 1));
     }
   }
   if (depth) pd_earley_pop(m, depth);
@@ -285,29 +273,26 @@ static void pd__drop_taken(uint32_t *cand, size_t n_words, const uint32_t *order
   }
 }
 
-/* The union of the classes' cd sets, walked as candidates. */
-static pd_status pd__fill_cd(pd_matcher *m, const pd_mask_cache *c, const pd_mask_class **cls,
-                             size_t n, uint32_t *words) {
-  const pd_tokset *cd[PD__MAX_CLASSES];
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    if (cls[i]->cd.n || cls[i]->cd.kind != PD_TOKSET_IDS) cd[k++] = &cls[i]->cd;
+/* The union of cd sets, walked as candidates; taken: words may hold
+ * some of them already (from other sets than one class's accepted). */
+static pd_status pd__fill_cd(pd_matcher *m, const pd_mask_cache *c, const pd_tokset **cd, size_t k,
+                             bool taken, uint32_t *words) {
   if (!k) return PD_OK;
   uint32_t local[PD__STACK_WORDS], *cand = local;
   size_t n_words = c->pu.n_words;
   if (n_words > PD__STACK_WORDS && !(cand = pd__malloc(m->alloc, n_words * sizeof *cand)))
     return PD_ERR_NOMEM;
   pd_tokset_union(cd, k, cand, &c->pu);
-  if (n > 1) /* one class: its accepted and cd sets are disjoint */
-    pd__drop_taken(cand, n_words, c->trie.order, words);
+  if (taken) pd__drop_taken(cand, n_words, c->trie.order, words);
   pd_status st = pd__walk_candidates(m, &c->trie, cand, n_words, false, words);
   if (cand != local) pd__free(m->alloc, cand);
   return st;
 }
 
+static bool pd__set_empty(const pd_tokset *s) { return s->kind == PD_TOKSET_IDS && !s->n; }
+
 static bool pd__class_empty(const pd_mask_class *c) {
-  return c->accepted.kind == PD_TOKSET_IDS && !c->accepted.n && c->cd.kind == PD_TOKSET_IDS &&
-         !c->cd.n;
+  return pd__set_empty(&c->accepted) && pd__set_empty(&c->cd);
 }
 
 /* The distinct non-empty classes of the current row's states (by pointer,
@@ -336,13 +321,103 @@ static size_t pd__row_classes(const pd_matcher *m, const pd_masks *mk,
   return k;
 }
 
-static pd_status pd__fill_classified(pd_matcher *m, const pd_masks *mk, uint32_t *words) {
+/* The sets a row's classes and pair classes give, each once (by pointer). */
+#define PD__SETS (2 * PD__MAX_CLASSES)
+#define PD__SET_SLOTS (2 * PD__SETS) /* a power of two, at most half full */
+typedef struct pd__sets {
+  const pd_tokset *acc[PD__MAX_CLASSES + PD__SETS], *cd[PD__SETS];
+  size_t n_acc, n_cd, n_seen, n_visits;
+  const void *seen[PD__SET_SLOTS];
+  struct {
+    const void *p;
+    uint32_t row;
+  } visit[PD__SET_SLOTS]; /* caller classes refined, with the row their rule was called in */
+} pd__sets;
+
+/* Whether p is new to x (then it is recorded); false past the bound too. */
+static bool pd__first_time(pd__sets *x, const void *p, bool *full) {
+  size_t j = (size_t)(((uintptr_t)p >> 4) * 0x9E3779B1u) & (PD__SET_SLOTS - 1);
+  while (x->seen[j] && x->seen[j] != p) j = (j + 1) & (PD__SET_SLOTS - 1);
+  if (x->seen[j]) return false;
+  if (x->n_seen == PD__SETS) return !(*full = true);
+  x->n_seen++;
+  x->seen[j] = p;
+  return true;
+}
+
+/* Whether (p, row) is new to x's visits (then it is recorded); false past the bound too. */
+static bool pd__first_visit(pd__sets *x, const void *p, uint32_t row, bool *full) {
+  size_t j = (size_t)((((uintptr_t)p >> 4) ^ row * 0x85EBCA6Bu) * 0x9E3779B1u) & (PD__SET_SLOTS - 1);
+  while (x->visit[j].p && (x->visit[j].p != p || x->visit[j].row != row))
+    j = (j + 1) & (PD__SET_SLOTS - 1);
+  if (x->visit[j].p) return false;
+  if (x->n_visits == PD__SETS) return !(*full = true);
+  x->n_visits++;
+  x->visit[j].p = p, x->visit[j].row = row;
+  return true;
+}
+
+#define PD__REFINE_MAX 1024 /* caller classes one fill looks up */
+
+/* Adds cd (of state s's class, or of parent, a chain of callers' class),
+ * whose rule was called in row o, decided one caller further where a caller
+ * class does it (pair.c; the callers as the memo key lists them): each
+ * class's accepted tokens join x->acc, and what outlives that caller's rule
+ * too goes one caller further, or at the end of the chain to x->cd, the
+ * walk's. A rule with no listed caller (the root's), or a class that cannot
+ * be made, leaves cd whole to the walk. */
+static void pd__refine(pd_matcher *m, pd_masks *mk, pd__sets *x, uint32_t s,
+                       const pd_pair_class *parent, const pd_tokset *cd, uint32_t o,
+                       uint32_t rule, uint32_t *budget, bool *full) {
+  const uint32_t *callers = NULL;
+  uint32_t n = 0;
+  bool whole = !pd_memo_callers(m, o, rule, &callers, &n) || !n;
+  for (uint32_t j = 0; j < n && !whole && !*full; j++) {
+    /* a deeper refine makes lists of its own, which may move this one */
+    if (j && !pd_memo_callers(m, o, rule, &callers, &n) && (whole = true)) break;
+    uint32_t r = callers[2 * j], o2 = callers[2 * j + 1];
+    const pd_pair_class *p = *budget ? (--*budget, pd_masks_pair(mk, s, parent, r, cd)) : NULL;
+    if ((whole = !p)) break;
+    if (!pd__set_empty(&p->cls.accepted) && pd__first_time(x, &p->cls.accepted, full))
+      x->acc[x->n_acc++] = &p->cls.accepted;
+    if (!pd__set_empty(&p->cls.cd) && pd__first_visit(x, p, o2, full))
+      pd__refine(m, mk, x, s, p, &p->cls.cd, o2, m->states[r].rule, budget, full);
+  }
+  if (whole && pd__first_time(x, cd, full)) x->cd[x->n_cd++] = cd;
+}
+
+/* The cd tokens of the row's items, each decided through the callers of
+ * its rule (pd__refine). False past the bounds. */
+static bool pd__row_pairs(pd_matcher *m, pd_masks *mk, pd__sets *x) {
+  size_t n;
+  bool full = false;
+  uint32_t budget = PD__REFINE_MAX;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  for (size_t i = 0; i < n && !full; i++) {
+    const pd_mask_class *c = __atomic_load_n(&mk->cls[it[i].state], __ATOMIC_ACQUIRE);
+    if (!pd__set_empty(&c->cd))
+      pd__refine(m, mk, x, it[i].state, NULL, &c->cd, it[i].origin, m->states[it[i].state].rule,
+                 &budget, &full);
+  }
+  return !full;
+}
+
+static pd_status pd__fill_classified(pd_matcher *m, pd_masks *mk, uint32_t *words) {
   const pd_mask_class *cls[PD__MAX_CLASSES];
-  const pd_tokset *acc[PD__MAX_CLASSES] = {0};
   bool too_many = false;
   size_t n = pd__row_classes(m, mk, cls, &too_many);
   if (too_many) return pd_masks_fill_walk(m, mk->cache, false, words);
-  for (size_t i = 0; i < n; i++) acc[i] = &cls[i]->accepted;
-  pd_tokset_union(acc, n, words, &mk->cache->u);
-  return pd__fill_cd(m, mk->cache, cls, n, words);
+  pd__sets x;
+  x.n_acc = x.n_cd = x.n_seen = x.n_visits = 0;
+  memset(x.seen, 0, sizeof x.seen);
+  memset(x.visit, 0, sizeof x.visit);
+  for (size_t i = 0; i < n; i++) x.acc[x.n_acc++] = &cls[i]->accepted;
+  if (!pd__row_pairs(m, mk, &x)) { /* too many sets: each class's cd whole */
+    x.n_acc = n, x.n_cd = 0;
+    for (size_t i = 0; i < n; i++)
+      if (!pd__set_empty(&cls[i]->cd)) x.cd[x.n_cd++] = &cls[i]->cd;
+  }
+  pd_tokset_union(x.acc, x.n_acc, words, &mk->cache->u);
+  /* one set: a class's accepted and cd sets are disjoint */
+  return pd__fill_cd(m, mk->cache, x.cd, x.n_cd, x.n_acc > 1, words);
 }

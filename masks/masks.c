@@ -28,6 +28,12 @@ static const pd_mask_class pd__walk_class;  /* local parse overflowed: the fill 
 
 #define PD__HEIR_DEPTH 3 /* heirs classified first, one for another, at most */
 
+pd_status pd_masks_classifier(pd_masks *mk, pd_error *err) {
+  if (mk->k) return PD_OK;
+  return pd_classifier_new(&mk->g->pda, mk->follow, mk->g->vocab, mk->cache, mk->g->vocab->alloc,
+                           &mk->k, err);
+}
+
 /* Classifies state s into mk->cls[s] (lock held): from the cache when its
  * local language is there, else classified now and offered to the cache (kept
  * by the grammar past the cache's bound). A new class starts from a donor when
@@ -40,8 +46,7 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
   size_t n;
   uint64_t h;
   pd_status st = PD_OK;
-  if (!mk->k)
-    st = pd_classifier_new(&mk->g->pda, mk->follow, mk->g->vocab, mk->cache, va, &mk->k, err);
+  st = pd_masks_classifier(mk, err);
   if (st == PD_OK && !mk->sk)
     st = pd_statekey_new(&mk->g->pda, mk->follow, mk->cache, va, &mk->sk, err);
   if (st == PD_OK) st = pd_statekey_get(mk->sk, s, &key, &n, &h, err);
@@ -202,6 +207,7 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
     for (uint32_t s = 0; s < mk->n_states; s++) pd_mask_class_free(&mk->owned[s], a);
   pd__free(a, mk->owned);
   if (mk->memo_ok) pd_memo_free(&mk->memo, a);
+  pd_masks_pairs_free(mk);
   pd_classifier_free(mk->k);
   pd_statekey_free(mk->sk);
   pd__free(mk->g->vocab->alloc, mk->follow);
@@ -211,4 +217,6 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
   pd__free(a, mk);
 }
 
-size_t pd_masks_bytes(const pd_masks *mk) { return mk ? mk->bytes + mk->memo.bytes : 0; }
+size_t pd_masks_bytes(const pd_masks *mk) {
+  return mk ? mk->bytes + mk->pair_bytes + mk->memo.bytes : 0;
+}

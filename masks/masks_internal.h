@@ -25,6 +25,8 @@ struct pd_masks {
   uint32_t *follow;              /* lookahead of every rule (follow.h), vocab allocator */
   uint32_t *donors;              /* [PD_MASKS_DONORS * n_rules] states classified last, by
                                     rule (donors for the next, classify.h); UINT32_MAX: none */
+  struct pd_pair_table *pairs;   /* pair classes by (state, return state), masks.c */
+  size_t n_pairs, pair_bytes;
   uint32_t *gkey;                /* the grammar as a snapshot key (cache.h); NULL: none */
   size_t gkey_len;
   uint64_t ghash;
@@ -34,5 +36,28 @@ struct pd_masks {
  * NULL when the state is left to the run-time walk (its local parse is too
  * wide). Thread-safe. */
 pd_status pd_masks_class(pd_masks *mk, uint32_t s, const pd_mask_class **cls, pd_error *err);
+
+/* mk->k, made on first use (lock held). */
+pd_status pd_masks_classifier(pd_masks *mk, pd_error *err);
+
+#define PD_PAIR_DEPTH 4 /* callers a chain of caller classes goes through */
+
+/* The cd tokens of state s decided through callers returning to tops[0],
+ * then tops[1], ... (pair.c): cls.accepted are taken on that path, cls.cd
+ * may outlive the last caller's rule too (trie positions). */
+typedef struct pd_pair_class {
+  pd_mask_class cls;
+  uint32_t state, n_tops;
+  uint32_t tops[PD_PAIR_DEPTH];
+} pd_pair_class;
+
+/* The class of cd, the cd set of state s's class (parent NULL) or of parent,
+ * one caller further: one that returns to state r. Made on first use and
+ * kept by the grammar; NULL when there is none (out of memory, past the
+ * bounds, a local parse too wide): then cd is walked whole. Thread-safe;
+ * lookups take no lock. */
+const pd_pair_class *pd_masks_pair(pd_masks *mk, uint32_t s, const pd_pair_class *parent,
+                                   uint32_t r, const pd_tokset *cd);
+void pd_masks_pairs_free(pd_masks *mk);
 
 #endif

@@ -200,9 +200,26 @@ static bool pd__ends(const pd_matcher *m, uint32_t state) {
          !st->n_token;
 }
 
+/* The i-th call to rule of a row: from its index idx, or else item it[i]
+ * when it calls rule; *caller_rule gets the caller's rule. */
+static bool pd__call_at(const pd_matcher *m, const pd_earley_call *idx, const pd_earley_item *it,
+                        size_t i, uint32_t rule, pd_earley_call *c, uint32_t *caller_rule) {
+  if (idx) {
+    *c = idx[i];
+    *caller_rule = m->states[it[c->at].state].rule;
+    return true;
+  }
+  const pd_pda_state *st = &m->states[it[i].state];
+  const pd_pda_edge *call = st->n_call ? pd_pda_call_to(m->edges, st, rule) : NULL;
+  if (!call) return false;
+  *c = (pd_earley_call){rule, call->to, it[i].origin, (uint32_t)i};
+  *caller_rule = st->rule;
+  return true;
+}
+
 /* The list of (row, rule) into *off, *len; false when it cannot be made (memory,
  * a chain deeper than PD__MAX_TAIL, a cycle of tail calls in one row). */
-static bool pd__callers(const pd_matcher *m, pd_memo_scratch *sc, uint32_t row, uint32_t rule,
+static bool pd__callers(pd_matcher *m, pd_memo_scratch *sc, uint32_t row, uint32_t rule,
                         uint32_t depth, uint32_t *off, uint32_t *len) {
   uint64_t id = m->row_ids.data[row];
   if (!sc->n_slots && !pd__croom(sc, m->alloc)) return false;
@@ -215,31 +232,38 @@ static bool pd__callers(const pd_matcher *m, pd_memo_scratch *sc, uint32_t row, 
   e = pd__cslot_of(sc, id, rule);
   *e = (pd__cslot){id + 1, rule, 0, PD__COMPUTING};
   sc->n_used++;
+  /* the calls to rule: from the row's index when it is wide (a pass over
+   * hundreds of items per rule showed in wide objects), else a scan */
   size_t n;
   const pd_earley_item *it = pd_earley_row(m, row, &n);
+  uint32_t n_idx = 0;
+  const pd_earley_call *idx = pd_earley_calls_to(m, row, rule, &n_idx);
+  if (idx) n = n_idx;
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) { /* first the lists this one copies */
-    const pd_pda_state *st = &m->states[it[i].state];
-    const pd_pda_edge *call = st->n_call ? pd_pda_call_to(m->edges, st, rule) : NULL;
-    uint32_t o, l;
-    if (call && pd__ends(m, call->to))
-      ok = pd__callers(m, sc, it[i].origin, st->rule, depth + 1, &o, &l);
+    pd_earley_call c;
+    uint32_t caller_rule, o, l;
+    /* the lists below may index other rows, which can move the index */
+    if (idx && !(ok = (idx = pd_earley_calls_to(m, row, rule, &n_idx)) != NULL)) break;
+    if (pd__call_at(m, idx, it, i, rule, &c, &caller_rule) && pd__ends(m, c.to))
+      ok = pd__callers(m, sc, c.origin, caller_rule, depth + 1, &o, &l);
   }
   size_t start = sc->pool.len;
+  if (idx && !(ok = (idx = pd_earley_calls_to(m, row, rule, &n_idx)) != NULL)) n = 0;
   for (size_t i = 0; i < n && ok; i++) {
-    const pd_pda_state *st = &m->states[it[i].state];
-    const pd_pda_edge *call = st->n_call ? pd_pda_call_to(m->edges, st, rule) : NULL;
-    if (!call) continue;
-    bool tail = pd__ends(m, call->to);
+    pd_earley_call c;
+    uint32_t caller_rule;
+    if (!pd__call_at(m, idx, it, i, rule, &c, &caller_rule)) continue;
+    bool tail = pd__ends(m, c.to);
     uint32_t o = 0, l = 2;
-    if (tail) pd__callers(m, sc, it[i].origin, st->rule, depth + 1, &o, &l); /* made above */
+    if (tail) pd__callers(m, sc, c.origin, caller_rule, depth + 1, &o, &l); /* made above */
     if (!(ok = pd_array_reserve(m->alloc, &sc->pool, l))) break;
     if (tail && l) {
       memcpy(sc->pool.data + sc->pool.len, sc->pool.data + o, l * sizeof *sc->pool.data);
       sc->pool.len += l;
     } else if (!tail) { /* the state it returns to: what it waits on is in the pair */
-      sc->pool.data[sc->pool.len++] = call->to;
-      sc->pool.data[sc->pool.len++] = it[i].origin;
+      sc->pool.data[sc->pool.len++] = c.to;
+      sc->pool.data[sc->pool.len++] = c.origin;
     }
   }
   e = pd__cslot_of(sc, id, rule); /* the table may have grown */
@@ -255,8 +279,19 @@ static bool pd__callers(const pd_matcher *m, pd_memo_scratch *sc, uint32_t row, 
   return true;
 }
 
+bool pd_memo_callers(pd_matcher *m, uint32_t row, uint32_t rule, const uint32_t **pairs,
+                     uint32_t *n) {
+  pd_memo_scratch *sc = m->key_scratch;
+  if (!sc && !(sc = m->key_scratch = pd__calloc(m->alloc, 1, sizeof *sc))) return false;
+  uint32_t off, len;
+  if (!pd__callers(m, sc, row, rule, 0, &off, &len)) return false;
+  *pairs = sc->pool.data + off;
+  *n = len / 2;
+  return true;
+}
+
 /* The callers of rule in row: (return state, row#) each; queues their own callers. */
-static void pd__emit_callers(const pd_matcher *m, pd__keyb *b, pd_memo_scratch *sc,
+static void pd__emit_callers(pd_matcher *m, pd__keyb *b, pd_memo_scratch *sc,
                              uint32_t row, uint32_t rule) {
   uint32_t off, len;
   if (!pd__callers(m, sc, row, rule, 0, &off, &len)) {
@@ -272,15 +307,15 @@ static void pd__emit_callers(const pd_matcher *m, pd__keyb *b, pd_memo_scratch *
   }
 }
 
-bool pd_memo_key(const pd_matcher *m, pd_memo_scratch **scratch, uint32_t *key, size_t *n) {
+bool pd_memo_key(pd_matcher *m, uint32_t *key, size_t *n) {
   pd__keyb b;
   b.key = key;
   b.n = b.n_rows = b.n_exp = 0;
   b.full = false;
   memset(b.row_at, 0, sizeof b.row_at);
   memset(b.exp_at, 0, sizeof b.exp_at);
-  pd_memo_scratch *sc = *scratch;
-  if (!sc && !(sc = *scratch = pd__calloc(m->alloc, 1, sizeof *sc))) return false;
+  pd_memo_scratch *sc = m->key_scratch;
+  if (!sc && !(sc = m->key_scratch = pd__calloc(m->alloc, 1, sizeof *sc))) return false;
   if (sc->pool.len > PD__MAX_POOL || sc->n_used > PD__MAX_LISTS) { /* most of their rows are gone */
     memset(sc->slots, 0, sc->n_slots * sizeof *sc->slots);
     sc->n_used = 0;

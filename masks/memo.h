@@ -64,11 +64,16 @@ void pd_memo_free(pd_memo *mo, const pd_allocator *a);
 
 struct pd_matcher;
 /* Serializes m's configuration into key[0..PD_MEMO_KEY_MAX); false when it
- * does not fit (then no memoization). *scratch (the matcher's, made on first
- * use; scratch may be NULL) indexes the callers of long rows (memo.c). */
+ * does not fit (then no memoization). m->key_scratch (made on first use)
+ * keeps the callers of its rows (memo.c). */
 typedef struct pd_memo_scratch pd_memo_scratch;
-bool pd_memo_key(const struct pd_matcher *m, pd_memo_scratch **scratch, uint32_t *key, size_t *n);
+bool pd_memo_key(struct pd_matcher *m, uint32_t *key, size_t *n);
 void pd_memo_scratch_free(pd_memo_scratch *sc, const pd_allocator *a);
+/* The callers of rule waiting in row, as a key writes them: n (return state,
+ * origin row) pairs at *pairs, tail callers replaced by theirs; borrowed
+ * until the next call that makes a list. False when they cannot be made. */
+bool pd_memo_callers(struct pd_matcher *m, uint32_t row, uint32_t rule, const uint32_t **pairs,
+                     uint32_t *n);
 /* The stored mask for key, borrowed (immutable, lives as long as the memo). */
 const uint32_t *pd_memo_find(pd_memo *mo, const uint32_t *key, size_t n, uint64_t h);
 /* Stores a copy of mask under key; returns the stored mask (one stored

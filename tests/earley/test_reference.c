@@ -4,6 +4,7 @@
  * cache that earlier grammars filled. */
 #include <stdio.h>
 
+#include "pda/gbnf.h"
 #include "reference.h"
 #include "support.h"
 
@@ -64,9 +65,48 @@ static void test_random_grammars(void **state) {
   assert_true(compiled > PDT_SEEDS / 2);
 }
 
+/* Wide rows: the row where item is predicted holds a call to each of 24
+ * rules (two to r0 and r3, from item and pair), so completions into it go
+ * through the row's index of calls (earley/calls.c) rather than a scan;
+ * nested parentheses and lists keep completing into such rows at several
+ * depths. Against the reference. */
+static void test_wide_rows(void **state) {
+  (void)state;
+  char text[4096];
+  int at = snprintf(text, sizeof text,
+                    "root ::= \"[\" elem (\",\" elem)* \"]\" | elem\nelem ::= item | pair\n"
+                    "pair ::= r0 \"=\" elem | r3 \"=\" elem\nitem ::= r0");
+  for (int i = 1; i < 24; i++) at += snprintf(text + at, sizeof text - (size_t)at, " | r%d", i);
+  for (int i = 0; i < 24; i++) /* recursive, so no rule is copied into item */
+    at += snprintf(text + at, sizeof text - (size_t)at,
+                   "\nr%d ::= \"%c\" | \"(\" r%d \")\" | \"%c\" root", i, 'a' + i, i, 'A' + i);
+  pd_ir ir;
+  pd_ir_init(&ir, NULL);
+  assert_int_equal(pd_gbnf_to_ir(&ir, text, (size_t)at, NULL, NULL), PD_OK);
+  pd_grammar *g = NULL;
+  assert_int_equal(pd_grammar_from_ir(&ir, NULL, NULL, &g, NULL), PD_OK);
+  uint64_t x = 0x2545F4914F6CDD1Dull;
+  size_t wide = 0;
+  for (int run = 0; run < 300; run++) {
+    uint8_t choice[48], input[PDR_MAX_INPUT];
+    for (size_t i = 0; i < sizeof choice; i++) choice[i] = (uint8_t)(pdt_rand(&x) % 0xE0);
+    pd_matcher *m = NULL;
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    int n, bad = pdr_diff(&ir, m, choice, sizeof choice, input, &n);
+    if (bad >= 0) fprintf(stderr, "wide rows: mismatch at prefix %d: %.*s\n", bad, bad, input);
+    assert_int_equal(bad, -1);
+    wide += m->calls != NULL;
+    pd_matcher_free(m);
+  }
+  assert_true(wide > 100); /* the index was made */
+  pd_grammar_free(g);
+  pd_ir_free(&ir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_grammars),
+      cmocka_unit_test(test_wide_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 #include "diff.h"
 #include "masks/cache.h"
 #include "masks/masks.h"
+#include "masks/masks_internal.h"
+#include "pda/grammar.h"
 
 static const char *const pdt__pieces[] = {
     "a", "b", "ab", "ba", "aab", "(", ")", "()", "(a", "a)", ")(", "))", "((", "x", "xy", "y",
@@ -182,6 +184,53 @@ static void test_fill_tail_calls(void **state) {
   }
   free(row);
   free(brute);
+  pd_vocab_free(v);
+}
+
+/* A state's context-dependent tokens are decided through chains of callers
+ * (pair.c): here four rules call one another in a ring, each with a closer
+ * of its own after the call, so tokens end one to seven rules ("x$#@!$#");
+ * some close in the wrong order ("x#"), some end at a byte only a rule
+ * further out may take (";" follows l1 alone). Past PD_PAIR_DEPTH callers
+ * the rest is walked. Masks equal brute force, through the table and
+ * without it (a grammar whose table is full walks). */
+static void test_fill_callers(void **state) {
+  (void)state;
+  static const char *const pieces[] = {
+      "1", "2", "3", "4", "x", "y", "z", "w", "!", "@", "#", "$", ";", "x$", "x$#", "x$#@",
+      "x$#@!", "x$#@!$", "x$#@!$#", "x$#@!$#@!;", "y!", "y!$", "y!$#@!", "z@!", "w#@", "x#",
+      "x@$", "$#@!$#@!", "!;", "@!;", "1x$", "2y!$", "#@", "w#@!;", "z@!$#", "#@!;", "!$;",
+      "3z@", "x!", "x;", "y!;", "z@!;", "w#@!$"};
+  enum { N = sizeof pieces / sizeof *pieces };
+  const uint8_t *b[N];
+  size_t lens[N];
+  for (size_t i = 0; i < N; i++) b[i] = (const uint8_t *)pieces[i], lens[i] = strlen(pieces[i]);
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_from_list(b, lens, NULL, N, NULL, &v, NULL), PD_OK);
+  const char *ring = "root ::= l1 \";\" root | l1\nl1 ::= \"1\" l2 \"!\" | \"x\"\n"
+                     "l2 ::= \"2\" l3 \"@\" | \"y\"\nl3 ::= \"3\" l4 \"#\" | \"z\"\n"
+                     "l4 ::= \"4\" l1 \"$\" | \"w\"";
+  for (int full = 0; full < 2; full++) {
+    pd_grammar *g = NULL;
+    assert_int_equal(pd_grammar_compile_gbnf(ring, strlen(ring), v, NULL, &g, NULL), PD_OK);
+    pd_masks *mk = g->masks;
+    if (full) mk->pair_bytes = SIZE_MAX / 2; /* no room: every cd set is walked */
+    pdt_diff d = {0};
+    uint64_t rng = 7;
+    for (int w = 0; w < 40; w++) {
+      pd_matcher *m = NULL;
+      assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+      assert_int_equal(pdt_diff_walk(m, v, 60, &rng, &d), PD_OK);
+      pd_matcher_free(m);
+    }
+    printf("callers%s: %zu masks compared, %zu differences, %zu caller classes\n",
+           full ? " (table full)" : "", d.masks, d.differences, mk->n_pairs);
+    assert_true(d.masks > 1000);
+    assert_int_equal(d.differences, 0);
+    if (full) assert_int_equal(mk->n_pairs, 0);
+    else assert_true(mk->n_pairs > 10);
+    pd_grammar_free(g);
+  }
   pd_vocab_free(v);
 }
 
@@ -592,6 +641,7 @@ int main(void) {
       cmocka_unit_test(test_fill_cache_option),
       cmocka_unit_test(test_fill_long_repeats),
       cmocka_unit_test(test_fill_tail_calls),
+      cmocka_unit_test(test_fill_callers),
       cmocka_unit_test(test_fill_snapshot),
       cmocka_unit_test(test_fill_bounded_cache),
       cmocka_unit_test(test_fill_suffix),

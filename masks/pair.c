@@ -1,0 +1,151 @@
+/* pair.c - a grammar's caller classes: the context-dependent tokens of a
+ * state decided for a chain of callers (classify.h, pd_classifier_pair).
+ *
+ * A state's cd tokens are those its rule may end inside; the fill used to
+ * walk every one of them against the live parser, a push per byte over rows
+ * of hundreds of items. Most of them end in the caller's rule (a key's '"'
+ * and then ':', a string block and the next block), so one local parse per
+ * (state, caller's return state) decides them once for every configuration
+ * that has the pair. What outlives the caller's rule too is decided the same
+ * way one caller further (a chain of up to PD_PAIR_DEPTH return states),
+ * and only what outlives the last is left to the walk.
+ *
+ * The fill reads the table without a lock (many requests fill on a thread
+ * pool); a writer fills a slot before publishing its class with a release
+ * store, and a table that grows is published whole, the old one kept
+ * (retired) until the grammar is freed, as in memo.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "masks/classify.h"
+#include "masks/masks_internal.h"
+#include "masks/vocab.h"
+#include "pda/grammar.h"
+
+#define PD__PAIR_MAX_BYTES ((size_t)32 << 20) /* caller classes kept per grammar */
+/* larger cd sets are left whole: near the end of a long string's block a
+ * state's cd set is most of the vocabulary, and the other phase's class
+ * accepts nearly all of it (repeat.c; fill.c drops those before walking) */
+#define PD__PAIR_MAX_CD 4096u
+
+static const pd_pair_class pd__no_pair; /* tried: the fill walks the cd set */
+
+typedef struct pd__pair {
+  const pd_pair_class *parent; /* NULL: the first caller of state s */
+  uint64_t key;                /* s << 32 | r, or r under a parent */
+  const pd_pair_class *cls;    /* NULL: an empty slot */
+} pd__pair;
+
+struct pd_pair_table {
+  struct pd_pair_table *older;
+  size_t n;
+  pd__pair slot[];
+};
+
+static size_t pd__pair_slot(const struct pd_pair_table *t, const pd_pair_class *parent,
+                            uint64_t key) {
+  uint64_t h = (key ^ (uint64_t)(uintptr_t)parent * 0xc2b2ae3d27d4eb4fu) * 0x9e3779b97f4a7c15u;
+  size_t mask = t->n - 1, i = (size_t)(h >> 32) & mask;
+  for (;; i = (i + 1) & mask) {
+    const pd_pair_class *c = __atomic_load_n(&t->slot[i].cls, __ATOMIC_ACQUIRE);
+    if (!c || (t->slot[i].key == key && t->slot[i].parent == parent)) return i;
+  }
+}
+
+static const pd_pair_class *pd__pair_find(const pd_masks *mk, const pd_pair_class *parent,
+                                          uint64_t key) {
+  const struct pd_pair_table *t = __atomic_load_n(&mk->pairs, __ATOMIC_ACQUIRE);
+  return t ? __atomic_load_n(&t->slot[pd__pair_slot(t, parent, key)].cls, __ATOMIC_ACQUIRE)
+           : NULL;
+}
+
+/* Room for one more class (lock held): the table doubles. */
+static bool pd__pair_room(pd_masks *mk) {
+  struct pd_pair_table *old = mk->pairs;
+  if (old && (mk->n_pairs + 1) * 2 <= old->n) return true;
+  size_t n = old ? old->n * 2 : 256, cost = sizeof *old + n * sizeof *old->slot;
+  if (mk->pair_bytes + cost > PD__PAIR_MAX_BYTES) return false;
+  struct pd_pair_table *t = pd__calloc(mk->g->alloc, 1, cost);
+  if (!t) return false;
+  t->n = n, t->older = old;
+  for (size_t i = 0; old && i < old->n; i++)
+    if (old->slot[i].cls)
+      t->slot[pd__pair_slot(t, old->slot[i].parent, old->slot[i].key)] = old->slot[i];
+  __atomic_store_n(&mk->pairs, t, __ATOMIC_RELEASE);
+  mk->pair_bytes += cost;
+  return true;
+}
+
+static int pd__id_cmp(const void *pa, const void *pb) {
+  uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* The class of cd (s's, or parent's) one caller further, returning to r, in
+ * the grammar's allocator; &pd__no_pair when it cannot be made. */
+static const pd_pair_class *pd__pair_make(pd_masks *mk, uint32_t s, const pd_pair_class *parent,
+                                          uint32_t r, const pd_tokset *cd) {
+  const pd_allocator *ga = mk->g->alloc;
+  if (cd->kind != PD_TOKSET_IDS || cd->n > PD__PAIR_MAX_CD ||
+      mk->pair_bytes > PD__PAIR_MAX_BYTES || pd_masks_classifier(mk, NULL) != PD_OK)
+    return &pd__no_pair;
+  pd_pair_class *out = pd__calloc(ga, 1, sizeof *out);
+  uint32_t *buf = out ? pd__malloc(ga, 2 * (size_t)cd->n * sizeof *buf) : NULL, n_acc, n_cd;
+  if (buf) {
+    out->state = s;
+    out->n_tops = parent ? parent->n_tops + 1 : 1;
+    if (parent) memcpy(out->tops, parent->tops, parent->n_tops * sizeof *out->tops);
+    out->tops[out->n_tops - 1] = r;
+  }
+  bool ok = buf && pd_classifier_pair(mk->k, s, out->tops, out->n_tops, cd->data, cd->n, buf,
+                                      &n_acc, buf + cd->n, &n_cd, NULL) == PD_OK;
+  if (ok) {
+    qsort(buf, n_acc, sizeof *buf, pd__id_cmp); /* walked in trie order; a set keeps ids sorted */
+    pd_tokset acc = {PD_TOKSET_IDS, n_acc, n_acc ? buf : NULL};
+    pd_tokset rest = {PD_TOKSET_IDS, n_cd, n_cd ? buf + cd->n : NULL};
+    ok = pd_tokset_copy(&out->cls.accepted, &acc, ga, NULL) == PD_OK &&
+         pd_tokset_copy(&out->cls.cd, &rest, ga, NULL) == PD_OK;
+  }
+  pd__free(ga, buf);
+  if (!ok) {
+    if (out) pd_mask_class_free(&out->cls, ga);
+    pd__free(ga, out);
+    return &pd__no_pair;
+  }
+  mk->pair_bytes +=
+      sizeof *out + pd_tokset_bytes(&out->cls.accepted) + pd_tokset_bytes(&out->cls.cd);
+  return out;
+}
+
+const pd_pair_class *pd_masks_pair(pd_masks *mk, uint32_t s, const pd_pair_class *parent,
+                                   uint32_t r, const pd_tokset *cd) {
+  if (parent && parent->n_tops == PD_PAIR_DEPTH) return NULL;
+  uint64_t key = parent ? r : (uint64_t)s << 32 | r;
+  const pd_pair_class *c = pd__pair_find(mk, parent, key);
+  if (!c) {
+    pthread_mutex_lock(&mk->lock);
+    if (!(c = pd__pair_find(mk, parent, key)) && pd__pair_room(mk)) {
+      c = pd__pair_make(mk, s, parent, r, cd);
+      pd__pair *slot = &mk->pairs->slot[pd__pair_slot(mk->pairs, parent, key)];
+      slot->parent = parent, slot->key = key;
+      __atomic_store_n(&slot->cls, c, __ATOMIC_RELEASE); /* published last */
+      mk->n_pairs++;
+    }
+    pthread_mutex_unlock(&mk->lock);
+  }
+  return c == &pd__no_pair ? NULL : c;
+}
+
+void pd_masks_pairs_free(pd_masks *mk) {
+  const pd_allocator *ga = mk->g->alloc;
+  struct pd_pair_table *t = mk->pairs;
+  for (size_t i = 0; t && i < t->n; i++) {
+    pd_pair_class *c = (pd_pair_class *)t->slot[i].cls;
+    if (!c || c == &pd__no_pair) continue;
+    pd_mask_class_free(&c->cls, ga);
+    pd__free(ga, c);
+  }
+  for (struct pd_pair_table *o; t; t = o) o = t->older, pd__free(ga, t);
+  mk->pairs = NULL;
+}
