@@ -5,11 +5,12 @@
  * the row where the members were predicted holds hundreds of items: every
  * member value that ends completes into it, and the walk of a mask's
  * context-dependent tokens pushes such ends over and over (most of a mask's
- * time went there). A row's calls are listed once, sorted by callee, the
- * first time a completion reaches it; rows never change once closed, and an
- * index is found again by the row's id, which no other row of the matcher
- * ever has (a popped row's index is never looked up again). */
-#include <stdlib.h>
+ * time went there). A row's calls are listed once, the second time a
+ * completion reaches it (most rows that walk pushes get at most one), grouped by a hash of the callee (a counting sort:
+ * linear, and each group keeps the row's order, so completions add items in
+ * the order a scan would). Rows never change once closed, and an index is
+ * found again by the row's id, which no other row of the matcher ever has (a
+ * popped row's index is never looked up again). */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -17,22 +18,25 @@
 
 #define PD__MAX_POOL (1u << 20)  /* calls kept before the indexes start over */
 #define PD__MAX_ROWS (1u << 14)  /* rows indexed before they start over */
+#define PD__SCANNED 0xffffffffu  /* shift of a row completed into once, not indexed */
 
 typedef struct pd__cslot {
   uint64_t row_id; /* + 1; 0 = empty */
-  uint32_t off, n;
+  uint32_t calls, groups, shift; /* pool offsets; group of rule r: (r * K) >> shift */
 } pd__cslot;
 
 struct pd_earley_calls {
   pd__cslot *slots;
   uint32_t n_slots, n_used;
   PD_ARRAY(pd_earley_call) pool;
+  PD_ARRAY(uint32_t) starts; /* per indexed row: 2^(32 - shift) + 1 group starts */
 };
 
 void pd_earley_calls_free(pd_earley_calls *c, const pd_allocator *a) {
   if (!c) return;
   pd__free(a, c->slots);
   pd_array_free(a, &c->pool);
+  pd_array_free(a, &c->starts);
   pd__free(a, c);
 }
 
@@ -56,57 +60,69 @@ static bool pd__room(pd_earley_calls *c, const pd_allocator *a) {
   return true;
 }
 
-/* By callee, then by the caller's place in the row (the order a scan meets them). */
-static int pd__call_cmp(const void *pa, const void *pb) {
-  const pd_earley_call *a = pa, *b = pb;
-  if (a->rule != b->rule) return (a->rule > b->rule) - (a->rule < b->rule);
-  return (a->at > b->at) - (a->at < b->at);
-}
+static uint32_t pd__group(uint32_t rule, uint32_t shift) { return (rule * 0x9E3779B1u) >> shift; }
 
-/* Row's calls, all callees (made on first use); NULL out of memory. */
-static const pd_earley_call *pd__calls_of(pd_matcher *m, uint32_t row, uint32_t *n) {
-  pd_earley_calls *c = m->calls;
-  if (!c && !(c = m->calls = pd__calloc(m->alloc, 1, sizeof *c))) return NULL;
-  uint64_t id = m->row_ids.data[row];
-  if (c->n_slots) {
-    pd__cslot *e = pd__slot_of(c, id);
-    if (e->row_id) return *n = e->n, c->pool.data + e->off;
-  }
-  if (c->pool.len > PD__MAX_POOL || c->n_used > PD__MAX_ROWS) { /* most of their rows are gone */
-    memset(c->slots, 0, c->n_slots * sizeof *c->slots);
-    c->n_used = 0;
-    c->pool.len = 0;
-  }
-  if (!pd__room(c, m->alloc)) return NULL;
-  size_t k, start = c->pool.len;
+/* Indexes row into a fresh slot; false out of memory. */
+static bool pd__index(pd_matcher *m, pd_earley_calls *c, uint32_t row, pd__cslot *e) {
+  size_t k, n = 0;
   const pd_earley_item *it = pd_earley_row(m, row, &k);
+  for (size_t i = 0; i < k; i++) n += m->states[it[i].state].n_call;
+  uint32_t bits = 2; /* at least twice as many groups as calls: few callees share one */
+  while (bits < 31 && ((size_t)1 << bits) < 2 * n) bits++;
+  size_t groups = (size_t)1 << bits;
+  if (!pd_array_reserve(m->alloc, &c->pool, n) ||
+      !pd_array_reserve(m->alloc, &c->starts, 2 * groups + 1))
+    return false;
+  *e = (pd__cslot){0, (uint32_t)c->pool.len, (uint32_t)c->starts.len, 32 - bits};
+  uint32_t *start = c->starts.data + e->groups, *next = start + groups + 1;
+  memset(start, 0, (groups + 1) * sizeof *start);
+  for (size_t i = 0; i < k; i++) { /* sizes, then starts, then the calls in row order */
+    const pd_pda_state *st = &m->states[it[i].state];
+    const pd_pda_edge *ed = m->edges + st->edges + st->n_byte;
+    for (uint32_t j = 0; j < st->n_call; j++) start[pd__group(ed[j].arg, e->shift) + 1]++;
+  }
+  for (size_t g = 0; g < groups; g++) start[g + 1] += start[g];
+  memcpy(next, start, groups * sizeof *next);
+  pd_earley_call *out = c->pool.data + e->calls;
   for (size_t i = 0; i < k; i++) {
     const pd_pda_state *st = &m->states[it[i].state];
-    const pd_pda_edge *e = m->edges + st->edges + st->n_byte;
-    if (!pd_array_reserve(m->alloc, &c->pool, st->n_call)) return c->pool.len = start, NULL;
+    const pd_pda_edge *ed = m->edges + st->edges + st->n_byte;
     for (uint32_t j = 0; j < st->n_call; j++)
-      c->pool.data[c->pool.len++] = (pd_earley_call){e[j].arg, e[j].to, it[i].origin, (uint32_t)i};
+      out[next[pd__group(ed[j].arg, e->shift)]++] =
+          (pd_earley_call){ed[j].arg, ed[j].to, it[i].origin, (uint32_t)i};
   }
-  qsort(c->pool.data + start, c->pool.len - start, sizeof *c->pool.data, pd__call_cmp);
-  *pd__slot_of(c, id) = (pd__cslot){id + 1, (uint32_t)start, (uint32_t)(c->pool.len - start)};
-  c->n_used++;
-  *n = (uint32_t)(c->pool.len - start);
-  return c->pool.data + start;
+  c->pool.len += n;
+  c->starts.len += groups + 1; /* the cursors after them were scratch */
+  return true;
 }
 
 const pd_earley_call *pd_earley_calls_to(pd_matcher *m, uint32_t row, uint32_t rule, uint32_t *n) {
   size_t k;
   pd_earley_row(m, row, &k);
-  uint32_t all;
-  const pd_earley_call *c = k >= PD_EARLEY_WIDE_ROW ? pd__calls_of(m, row, &all) : NULL;
-  if (!c) return NULL;
-  uint32_t lo = 0, hi = all;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (c[mid].rule < rule) lo = mid + 1;
-    else hi = mid;
+  if (k < PD_EARLEY_WIDE_ROW) return NULL;
+  pd_earley_calls *c = m->calls;
+  if (!c && !(c = m->calls = pd__calloc(m->alloc, 1, sizeof *c))) return NULL;
+  uint64_t id = m->row_ids.data[row];
+  pd__cslot *e = c->n_slots ? pd__slot_of(c, id) : NULL;
+  if (!e || !e->row_id) { /* the first completion scans: most rows the walk pushes get one */
+    if (c->pool.len > PD__MAX_POOL || c->n_used > PD__MAX_ROWS) { /* most of their rows are gone */
+      memset(c->slots, 0, c->n_slots * sizeof *c->slots);
+      c->n_used = 0;
+      c->pool.len = c->starts.len = 0;
+    }
+    if (!pd__room(c, m->alloc)) return NULL;
+    *pd__slot_of(c, id) = (pd__cslot){id + 1, 0, 0, PD__SCANNED};
+    c->n_used++;
+    return NULL;
   }
-  for (hi = lo; hi < all && c[hi].rule == rule;) hi++;
-  *n = hi - lo;
-  return c + lo;
+  if (e->shift == PD__SCANNED) {
+    pd__cslot fresh;
+    if (!pd__index(m, c, row, &fresh)) return NULL;
+    fresh.row_id = id + 1;
+    *e = fresh;
+  }
+  const uint32_t *start = c->starts.data + e->groups;
+  uint32_t g = pd__group(rule, e->shift);
+  *n = start[g + 1] - start[g];
+  return c->pool.data + e->calls + start[g];
 }

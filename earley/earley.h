@@ -85,7 +85,8 @@ typedef struct pd_earley_call {
 } pd_earley_call;
 typedef struct pd_earley_calls pd_earley_calls;
 #define PD_EARLEY_WIDE_ROW 16 /* rows of this many items are searched through an index */
-/* The calls to rule waiting in row (n of them, in row order), borrowed
+/* The calls waiting in row that may be to rule (n of them, in row order:
+ * those to rule and a few to rules of the same hash, to skip), borrowed
  * until the next call; NULL when row is narrower than PD_EARLEY_WIDE_ROW or
  * memory fails: then scan the row. (calls.c) */
 const pd_earley_call *pd_earley_calls_to(pd_matcher *m, uint32_t row, uint32_t rule, uint32_t *n);

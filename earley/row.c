@@ -39,7 +39,7 @@ static pd_status pd__complete(pd_matcher *m, size_t start, uint32_t rule, uint32
   uint32_t n;
   const pd_earley_call *c = pd_earley_calls_to(m, o, rule, &n);
   for (uint32_t i = 0; c && i < n; i++) {
-    pd_status s = pd__add(m, start, c[i].to, c[i].origin);
+    pd_status s = c[i].rule == rule ? pd__add(m, start, c[i].to, c[i].origin) : PD_OK;
     if (s) return s;
   }
   if (c) return PD_OK;

@@ -10,6 +10,10 @@
 #include "masks/vocab.h"
 
 #define PD__ROW_MAX 4096u   /* items in one local row; past it the state is left to the walk */
+/* the same for a pair parse: the rows of a wide object (a comma predicts
+ * every member left) cost a chain of callers as much as the walk, and each
+ * chain there is met once, so its tokens are left to the walk */
+#define PD__PAIR_ROW_MAX 64u
 #define PD__SLOTS 16384u    /* dedup slots, a power of two >= 2 * PD__ROW_MAX */
 #define PD__END 1u
 #define PD__LIVE_END 2u
@@ -46,7 +50,8 @@ struct pd_classifier {
   uint32_t n_tops;
   uint64_t *slot;            /* dedup of the row being built: (state, origin) + 1 */
   uint32_t *slot_gen, gen;
-  bool over;                 /* a row went past PD__ROW_MAX */
+  bool over;                 /* a row went past row_max */
+  uint32_t row_max;          /* PD__ROW_MAX, or PD__PAIR_ROW_MAX in a pair parse */
   uint32_t *acc;             /* bitset of ids being filled */
   uint32_t *cd;              /* bitset of trie positions being filled */
   PD_ARRAY(uint32_t) queue;
@@ -95,7 +100,8 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   if (!k) return pd__nomem(err);
   *k = (pd_classifier){.a = a, .states = pd_pda_states(p), .edges = pd_pda_edges(p),
                        .rules = pd_pda_rules(p), .n_states = p->n_states,
-                       .n_rules = p->n_rules, .v = v, .c = c, .follow = follow};
+                       .n_rules = p->n_rules, .v = v, .c = c, .follow = follow,
+                       .row_max = PD__ROW_MAX};
   size_t w = c->u.n_words ? c->u.n_words : 1;
   k->slot = pd__malloc(a, PD__SLOTS * sizeof *k->slot);
   k->slot_gen = pd__calloc(a, PD__SLOTS, sizeof *k->slot_gen);
@@ -161,7 +167,7 @@ static bool pd__mark(pd_classifier *k, uint32_t a, uint32_t b) {
 /* Adds (state, origin) to the row being built unless present. */
 static bool pd__add(pd_classifier *k, uint32_t state, uint32_t origin) {
   if (!pd__mark(k, state, origin)) return true;
-  if (k->items.len - pd_array_last(&k->rows) >= PD__ROW_MAX) {
+  if (k->items.len - pd_array_last(&k->rows) >= k->row_max) {
     k->over = true; /* the run stops: the mark without an item is never read */
     return true;
   }
@@ -326,7 +332,7 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
     }
   }
   if (depth) pd__pop(k, depth);
-  if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", PD__ROW_MAX);
+  if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", k->row_max);
   return PD_OK;
 }
 
@@ -357,7 +363,7 @@ static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n
       if (live) cd[(*n_cd)++] = pos[j];
   }
   if (depth) pd__pop(k, depth);
-  if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", PD__ROW_MAX);
+  if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", k->row_max);
   return PD_OK;
 }
 
@@ -370,6 +376,7 @@ pd_status pd_classifier_pair(pd_classifier *k, uint32_t s, const uint32_t *tops,
   k->items.len = k->rows.len = k->ends.len = 0;
   k->over = false;
   k->tops = tops, k->n_tops = n_tops;
+  k->row_max = PD__PAIR_ROW_MAX;
   k->seed_follow = k->follow + 8 * (size_t)k->states[tops[n_tops - 1]].rule;
   pd_status st = PD_OK;
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
@@ -377,6 +384,7 @@ pd_status pd_classifier_pair(pd_classifier *k, uint32_t s, const uint32_t *tops,
     st = pd__nomem(err);
   if (st == PD_OK) st = pd__walk_list(k, pos, n, acc, n_acc, cd, n_cd, err);
   k->n_tops = 0;
+  k->row_max = PD__ROW_MAX;
   return st;
 }
 

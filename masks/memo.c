@@ -200,14 +200,14 @@ static bool pd__ends(const pd_matcher *m, uint32_t state) {
          !st->n_token;
 }
 
-/* The i-th call to rule of a row: from its index idx, or else item it[i]
- * when it calls rule; *caller_rule gets the caller's rule. */
+/* Whether the i-th call of a row's index idx (or else item it[i]) is to
+ * rule: then *c is the call and *caller_rule the caller's rule. */
 static bool pd__call_at(const pd_matcher *m, const pd_earley_call *idx, const pd_earley_item *it,
                         size_t i, uint32_t rule, pd_earley_call *c, uint32_t *caller_rule) {
   if (idx) {
     *c = idx[i];
     *caller_rule = m->states[it[c->at].state].rule;
-    return true;
+    return c->rule == rule;
   }
   const pd_pda_state *st = &m->states[it[i].state];
   const pd_pda_edge *call = st->n_call ? pd_pda_call_to(m->edges, st, rule) : NULL;
