@@ -83,7 +83,7 @@ static bool pd__index(pd_matcher *m, pd_earley_calls *c, uint32_t row, pd__cslot
   }
   for (size_t g = 0; g < groups; g++) start[g + 1] += start[g];
   memcpy(next, start, groups * sizeof *next);
-  pd_earley_call *out = c->pool.data + e->calls;
+  pd_earley_call *out = n ? c->pool.data + e->calls : NULL;
   for (size_t i = 0; i < k; i++) {
     const pd_pda_state *st = &m->states[it[i].state];
     const pd_pda_edge *ed = m->edges + st->edges + st->n_byte;
@@ -121,8 +121,9 @@ const pd_earley_call *pd_earley_calls_to(pd_matcher *m, uint32_t row, uint32_t r
     fresh.row_id = id + 1;
     *e = fresh;
   }
+  static const pd_earley_call none; /* a row without calls: nothing to scan either */
   const uint32_t *start = c->starts.data + e->groups;
   uint32_t g = pd__group(rule, e->shift);
   *n = start[g + 1] - start[g];
-  return c->pool.data + e->calls + start[g];
+  return *n ? c->pool.data + e->calls + start[g] : &none;
 }

@@ -2,8 +2,10 @@
  *
  * Bit t is set iff pd_matcher_accept_token(t) would succeed (earley.h gives the
  * token semantics). Text tokens: the union of accepted(s) over the states s of
- * the current row's items, plus the context-dependent tokens cd(s) that the live
- * parser takes when their bytes are pushed (masks.h). States without tables
+ * the current row's items, plus those of the context-dependent tokens cd(s)
+ * that the callers of the item's rule take: a chain of callers' classes
+ * decides most of them once per grammar (pair.c), and the rest are the live
+ * parser's to take when their bytes are pushed (masks.h). States without tables
  * fall back to a walk of the vocabulary trie over the live parser, sharing the
  * rows of a common prefix and skipping every token under a dead prefix. Then
  * stop tokens (when the row is accepting), token edges and empty tokens.

@@ -285,7 +285,7 @@ bool pd_memo_callers(pd_matcher *m, uint32_t row, uint32_t rule, const uint32_t 
   if (!sc && !(sc = m->key_scratch = pd__calloc(m->alloc, 1, sizeof *sc))) return false;
   uint32_t off, len;
   if (!pd__callers(m, sc, row, rule, 0, &off, &len)) return false;
-  *pairs = sc->pool.data + off;
+  *pairs = len ? sc->pool.data + off : NULL;
   *n = len / 2;
   return true;
 }

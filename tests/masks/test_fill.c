@@ -4,6 +4,7 @@
  * past the size) and, sampled, on the shared GBNF grammars with real tokenizers. */
 #include "support.h"
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "diff.h"
@@ -231,6 +232,47 @@ static void test_fill_callers(void **state) {
     else assert_true(mk->n_pairs > 10);
     pd_grammar_free(g);
   }
+  pd_vocab_free(v);
+}
+
+/* Two threads walk matchers of one fresh grammar at once, so classes and
+ * caller classes are made while the other thread reads the tables (run
+ * under TSan too); every mask still equals brute force. */
+typedef struct pdt__walker {
+  pd_grammar *g;
+  pd_vocab *v;
+  uint64_t seed;
+  pdt_diff d;
+} pdt__walker;
+
+static void *pdt__walk_thread(void *arg) {
+  pdt__walker *w = arg;
+  for (int i = 0; i < 12; i++) {
+    pd_matcher *m = NULL;
+    if (pd_matcher_new(w->g, &m, NULL) != PD_OK) return NULL;
+    pdt_diff_walk(m, w->v, 50, &w->seed, &w->d);
+    pd_matcher_free(m);
+  }
+  return NULL;
+}
+
+static void test_fill_callers_threads(void **state) {
+  (void)state;
+  pd_vocab *v = pdt__vocab();
+  const char *gbnf = pdt__grammars[7]; /* json-like: strings end inside tokens ("\",") */
+  pd_grammar *g = NULL;
+  assert_int_equal(pd_grammar_compile_gbnf(gbnf, strlen(gbnf), v, NULL, &g, NULL), PD_OK);
+  pdt__walker w[2] = {{g, v, 11, {0}}, {g, v, 12, {0}}};
+  pthread_t th;
+  assert_int_equal(pthread_create(&th, NULL, pdt__walk_thread, &w[1]), 0);
+  pdt__walk_thread(&w[0]);
+  assert_int_equal(pthread_join(th, NULL), 0);
+  printf("two threads: %zu + %zu masks compared, %zu differences, %zu caller classes\n",
+         w[0].d.masks, w[1].d.masks, w[0].d.differences + w[1].d.differences,
+         g->masks->n_pairs);
+  assert_true(w[0].d.masks > 100 && w[1].d.masks > 100);
+  assert_int_equal(w[0].d.differences + w[1].d.differences, 0);
+  pd_grammar_free(g);
   pd_vocab_free(v);
 }
 
@@ -642,6 +684,7 @@ int main(void) {
       cmocka_unit_test(test_fill_long_repeats),
       cmocka_unit_test(test_fill_tail_calls),
       cmocka_unit_test(test_fill_callers),
+      cmocka_unit_test(test_fill_callers_threads),
       cmocka_unit_test(test_fill_snapshot),
       cmocka_unit_test(test_fill_bounded_cache),
       cmocka_unit_test(test_fill_suffix),
