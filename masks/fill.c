@@ -323,7 +323,7 @@ static size_t pd__row_classes(const pd_matcher *m, const pd_masks *mk,
   return k;
 }
 
-/* The sets a row's classes and pair classes give, each once (by pointer). */
+/* The sets a row's classes and caller classes give, each once (by pointer). */
 #define PD__SETS (2 * PD__MAX_CLASSES)
 #define PD__SET_SLOTS (2 * PD__SETS) /* a power of two, at most half full */
 typedef struct pd__sets {
@@ -376,7 +376,10 @@ static void pd__refine(pd_matcher *m, pd_masks *mk, pd__sets *x, uint32_t s,
   bool whole = !pd_memo_callers(m, o, rule, &callers, &n) || !n;
   for (uint32_t j = 0; j < n && !whole && !*full; j++) {
     /* a deeper refine makes lists of its own, which may move this one */
-    if (j && !pd_memo_callers(m, o, rule, &callers, &n) && (whole = true)) break;
+    if (j && !pd_memo_callers(m, o, rule, &callers, &n)) {
+      whole = true;
+      break;
+    }
     uint32_t r = callers[2 * j], o2 = callers[2 * j + 1];
     const pd_pair_class *p = *budget ? (--*budget, pd_masks_pair(mk, s, parent, r, cd)) : NULL;
     if ((whole = !p)) break;
