@@ -70,9 +70,7 @@ bool pd_tokset_has(const pd_tokset *s, uint32_t id, const pd_universe *u) {
 size_t pd_tokset_count(const pd_tokset *s, const pd_universe *u) {
   if (s->kind == PD_TOKSET_IDS) return s->n;
   if (s->kind == PD_TOKSET_ALL_BUT) return u->count - s->n;
-  size_t c = 0;
-  for (uint32_t w = 0; w < s->n; w++) c += pd_popcount32(s->data[w]);
-  return c;
+  return pd_popcount_words(s->data, s->n);
 }
 
 size_t pd_tokset_bytes(const pd_tokset *s) { return sizeof *s + s->n * sizeof *s->data; }
