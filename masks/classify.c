@@ -21,6 +21,7 @@
  * i's are PD__TOP - i; real origins are row numbers, far below */
 #define PD__TOP 0x7fffffffu
 #define PD__TOPS 64u
+#define PD__DIRTY 256u      /* words of acc or cd tracked before a run goes dense */
 
 typedef struct pd__item {
   uint32_t state, origin;
@@ -52,8 +53,14 @@ struct pd_classifier {
   uint32_t *slot_gen, gen;
   bool over;                 /* a row went past row_max */
   uint32_t row_max;          /* PD__ROW_MAX, or PD__PAIR_ROW_MAX in a pair parse */
-  uint32_t *acc;             /* bitset of ids being filled */
-  uint32_t *cd;              /* bitset of trie positions being filled */
+  uint32_t *acc;             /* bitset of ids being filled, zero between runs */
+  uint32_t *cd;              /* bitset of trie positions being filled, likewise */
+  /* the words of acc and cd a run made nonzero, while they are few: a narrow
+   * state's class holds a handful of tokens, and clearing, counting and
+   * listing two 128k-bit rows was most of its cost (8 of 14 us); dense: past
+   * PD__DIRTY words, or filled whole from a donor's dense sets */
+  uint32_t dirty[2][PD__DIRTY], n_dirty[2];
+  bool dense;
   PD_ARRAY(uint32_t) queue;
   uint32_t *canon;           /* marks of pd__calls_no_rule */
   /* byte transitions of the states walked so far, as 256-entry rows (target
@@ -144,6 +151,18 @@ void pd_classifier_free(pd_classifier *k) {
 }
 
 /* ------------------------------------------------------------ local parse */
+
+/* Sets bit t of acc (which = 0) or cd (1), noting a word it makes nonzero. */
+static inline void pd__set(pd_classifier *k, int which, uint32_t t) {
+  uint32_t *w = (which ? k->cd : k->acc) + (t >> 5);
+  if (!*w && !k->dense) {
+    if (k->n_dirty[which] < PD__DIRTY)
+      k->dirty[which][k->n_dirty[which]++] = t >> 5;
+    else
+      k->dense = true;
+  }
+  *w |= 1u << (t & 31);
+}
 
 /* Starts a new set in the dedup table (stamps, cleared when they wrap). */
 static void pd__new_set(pd_classifier *k) {
@@ -321,13 +340,13 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
       int r = pd__push_rest(k, b, len, &depth);
       if (r < 0) return pd__nomem(err);
       if (r) {
-        pd_bit_set(k->acc, t->order[i]);
+        pd__set(k, 0, t->order[i]);
         i++;
         continue;
       }
       uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
       if (pd__live_end(k, depth, b[depth]))
-        for (; i < next; i++) pd_bit_set(k->cd, i);
+        for (; i < next; i++) pd__set(k, 1, i);
       i = next;
     }
   }
@@ -511,7 +530,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
         fl[depth + 1] = (uint8_t)((live ? PD__LIVE_END : 0) | (x & 1 ? PD__END : 0));
       }
       if (depth == len) {
-        pd_bit_set(k->acc, t->order[i]);
+        pd__set(k, 0, t->order[i]);
         i++;
         continue;
       }
@@ -521,7 +540,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
       uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
       if ((fl[depth] & PD__LIVE_END) ||
           ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1)))
-        for (uint32_t q = i; q < next; q++) pd_bit_set(k->cd, q);
+        for (uint32_t q = i; q < next; q++) pd__set(k, 1, q);
       for (; keep && li < le && at[li] < next; li++) lcp = gap[li] < lcp ? gap[li] : lcp;
       i = next;
     }
@@ -784,19 +803,81 @@ uint32_t pd_classifier_heir(pd_classifier *k, uint32_t s) {
   return h->n_byte ? best : UINT32_MAX;
 }
 
+/* What a donor's set leaves to the walk, by first byte: UINT32_MAX nothing,
+ * 0 every token, else the tokens longer than that (k->ranges, k->keep). */
+static void pd__walked_by_byte(const pd_classifier *k, size_t n_ranges, uint32_t *by) {
+  const pd_trie *t = &k->c->trie;
+  for (int b = 0; b < 256; b++) by[b] = UINT32_MAX;
+  for (size_t j = 0; j < n_ranges; j++) {
+    uint32_t lo = k->ranges[2 * j], hi = k->ranges[2 * j + 1];
+    for (uint32_t b = t->bytes[t->at[lo]]; b <= t->bytes[t->at[hi - 1]]; b++) by[b] = k->keep[j];
+  }
+}
+
+static bool pd__kept(uint32_t by, uint32_t len) { return by == UINT32_MAX || (by && len <= by); }
+
+/* The donor's class less the tokens walked again: set by set where the donor
+ * lists ids (its tokens, not the row, are visited), else through whole rows. */
+static void pd__from_donor(pd_classifier *k, const pd_mask_class *dc, size_t n_ranges) {
+  const pd_trie *t = &k->c->trie;
+  if (dc->accepted.kind == PD_TOKSET_IDS && dc->cd.kind == PD_TOKSET_IDS) {
+    uint32_t by[256];
+    pd__walked_by_byte(k, n_ranges, by);
+    const pd_vocab *v = k->v;
+    for (uint32_t i = 0; i < dc->accepted.n; i++) {
+      uint32_t id = dc->accepted.data[i], at = v->offs[id];
+      if (pd__kept(by[v->bytes[at]], v->offs[id + 1] - at)) pd__set(k, 0, id);
+    }
+    for (uint32_t i = 0; i < dc->cd.n; i++) {
+      uint32_t q = dc->cd.data[i];
+      if (pd__kept(by[t->bytes[t->at[q]]], t->at[q + 1] - t->at[q])) pd__set(k, 1, q);
+    }
+    return;
+  }
+  k->dense = true;
+  const pd_tokset *acc = &dc->accepted, *cd = &dc->cd;
+  pd_tokset_union(&acc, 1, k->acc, &k->c->u);
+  pd_tokset_union(&cd, 1, k->cd, &k->c->pu);
+  for (size_t j = 0; j < n_ranges; j++) {
+    uint32_t lo = k->ranges[2 * j], hi = k->ranges[2 * j + 1], keep = k->keep[j];
+    if (!keep) {
+      for (uint32_t i = lo; i < hi; i++) pd_bit_clear(k->acc, t->order[i]), pd_bit_clear(k->cd, i);
+      continue;
+    }
+    uint32_t x, e;
+    const uint32_t *at = t->long_at[pd__long_span(t, keep, lo, hi, &x, &e)];
+    for (; x < e; x++)
+      if (t->at[at[x] + 1] - t->at[at[x]] > keep)
+        pd_bit_clear(k->acc, t->order[at[x]]), pd_bit_clear(k->cd, at[x]);
+  }
+}
+
+/* acc or cd (which) as a set; then zero again. */
+static pd_status pd__take(pd_classifier *k, int which, pd_tokset *out, pd_error *err) {
+  uint32_t *bits = which ? k->cd : k->acc;
+  const pd_universe *u = which ? &k->c->pu : &k->c->u;
+  pd_status st;
+  if (k->dense) {
+    st = pd_tokset_from_bits(out, bits, pd_popcount_words(bits, u->n_words), u, k->a, err);
+    memset(bits, 0, u->n_words * sizeof *bits);
+  } else {
+    st = pd_tokset_from_words(out, bits, k->dirty[which], k->n_dirty[which], u, k->a, err);
+    for (uint32_t i = 0; i < k->n_dirty[which]; i++) bits[k->dirty[which][i]] = 0;
+  }
+  return st;
+}
+
 pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors,
                             const pd_mask_class *const *dcls, size_t n_donors,
                             pd_mask_class *out, pd_error *err) {
   memset(out, 0, sizeof *out);
   if (!k->states[s].n_byte) return PD_OK;
-  const pd_trie *t = &k->c->trie;
-  size_t w = k->c->u.n_words, n_ranges = 1;
+  size_t n_ranges = 1;
   if (!k->have_first) pd__first_bytes(k);
+  k->dense = false, k->n_dirty[0] = k->n_dirty[1] = 0;
   bool dfa = k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k));
   int d = n_donors ? pd__pick_donor(k, s, donors, n_donors, dfa, &n_ranges) : -1;
   if (d < 0) { /* the tokens of the first bytes s takes (the others die at once) */
-    memset(k->acc, 0, w * sizeof *k->acc);
-    memset(k->cd, 0, k->c->pu.n_words * sizeof *k->cd);
     const pd_pda_edge *e = k->edges + k->states[s].edges;
     n_ranges = 0;
     for (uint32_t i = 0; i < k->states[s].n_byte; i++) {
@@ -809,39 +890,24 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
         n_ranges++;
       }
     }
-  } else { /* the donor's class, less the tokens walked again */
-    const pd_tokset *acc = &dcls[d]->accepted, *cd = &dcls[d]->cd;
-    pd_tokset_union(&acc, 1, k->acc, &k->c->u);
-    pd_tokset_union(&cd, 1, k->cd, &k->c->pu);
-    for (size_t j = 0; j < n_ranges; j++) {
-      uint32_t lo = k->ranges[2 * j], hi = k->ranges[2 * j + 1], keep = k->keep[j];
-      if (!keep) {
-        for (uint32_t i = lo; i < hi; i++)
-          pd_bit_clear(k->acc, t->order[i]), pd_bit_clear(k->cd, i);
-        continue;
-      }
-      uint32_t x, e;
-      const uint32_t *at = t->long_at[pd__long_span(t, keep, lo, hi, &x, &e)];
-      for (; x < e; x++)
-        if (t->at[at[x] + 1] - t->at[at[x]] > keep)
-          pd_bit_clear(k->acc, t->order[at[x]]), pd_bit_clear(k->cd, at[x]);
-    }
+  } else {
+    pd__from_donor(k, dcls[d], n_ranges);
   }
   k->items.len = k->rows.len = k->ends.len = 0;
   k->over = false;
   k->seed_follow = k->follow + 8 * (size_t)k->states[s].rule;
   /* row 0: the seed alone, not closed (its own byte edges take the first byte) */
+  pd_status st = PD_OK;
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
-    return pd__nomem(err);
-  pd_status st = dfa ? pd__walk_dfa(k, s, k->ranges, n_ranges, err)
-                     : pd__walk(k, k->ranges, n_ranges, err);
-  if (st != PD_OK) return st;
-  st = pd_tokset_from_bits(&out->accepted, k->acc, pd_popcount_words(k->acc, w), &k->c->u, k->a,
-                           err);
+    st = pd__nomem(err);
   if (st == PD_OK)
-    st = pd_tokset_from_bits(&out->cd, k->cd, pd_popcount_words(k->cd, k->c->pu.n_words),
-                             &k->c->pu, k->a, err);
+    st = dfa ? pd__walk_dfa(k, s, k->ranges, n_ranges, err) : pd__walk(k, k->ranges, n_ranges, err);
+  /* both sets are taken even after a failure: acc and cd must be zero again */
+  pd_error *e = st == PD_OK ? err : NULL;
+  pd_status st_acc = pd__take(k, 0, &out->accepted, e);
+  pd_status st_cd = pd__take(k, 1, &out->cd, e);
+  if (st == PD_OK) st = st_acc != PD_OK ? st_acc : st_cd;
   if (st != PD_OK) pd_mask_class_free(out, k->a);
   return st;
 }

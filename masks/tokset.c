@@ -1,6 +1,7 @@
 /* tokset.c - adaptive token-set storage and unions (see tokset.h). */
 #include "tokset.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -19,10 +20,10 @@ static void pd__list_ids(const uint32_t *bits, const pd_universe *u, bool want, 
   }
 }
 
-pd_status pd_tokset_from_bits(pd_tokset *s, const uint32_t *bits, size_t count,
-                              const pd_universe *u, const pd_allocator *a, pd_error *err) {
+/* The smallest form for count members; sizes in 32-bit words: ids = count,
+ * complement = rest, bitset = n_words. */
+static void pd__pick_form(pd_tokset *s, size_t count, const pd_universe *u) {
   memset(s, 0, sizeof *s);
-  /* sizes in 32-bit words: ids = count, complement = rest, bitset = n_words */
   size_t rest = u->count - count, words = u->n_words;
   if (count <= rest && count <= words)
     s->kind = PD_TOKSET_IDS, s->n = (uint32_t)count;
@@ -30,14 +31,40 @@ pd_status pd_tokset_from_bits(pd_tokset *s, const uint32_t *bits, size_t count,
     s->kind = PD_TOKSET_ALL_BUT, s->n = (uint32_t)rest;
   else
     s->kind = PD_TOKSET_BITS, s->n = (uint32_t)words;
+}
+
+pd_status pd_tokset_from_bits(pd_tokset *s, const uint32_t *bits, size_t count,
+                              const pd_universe *u, const pd_allocator *a, pd_error *err) {
+  pd__pick_form(s, count, u);
   size_t n = s->n;
   if (!n) return PD_OK;
   s->data = pd__malloc(a, n * sizeof *s->data);
   if (!s->data) return pd__nomem(err);
   if (s->kind == PD_TOKSET_BITS)
-    memcpy(s->data, bits, words * sizeof *bits);
+    memcpy(s->data, bits, u->n_words * sizeof *bits);
   else
     pd__list_ids(bits, u, s->kind == PD_TOKSET_IDS, s->data);
+  return PD_OK;
+}
+
+static int pd__word_cmp(const void *pa, const void *pb) {
+  uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+pd_status pd_tokset_from_words(pd_tokset *s, const uint32_t *bits, uint32_t *words, size_t n,
+                               const pd_universe *u, const pd_allocator *a, pd_error *err) {
+  qsort(words, n, sizeof *words, pd__word_cmp);
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++) count += pd_popcount32(bits[words[i]]);
+  pd__pick_form(s, count, u);
+  if (s->kind != PD_TOKSET_IDS) return pd_tokset_from_bits(s, bits, count, u, a, err);
+  if (!count) return PD_OK;
+  if (!(s->data = pd__malloc(a, count * sizeof *s->data))) return pd__nomem(err);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    for (uint32_t x = bits[words[i]]; x; x &= x - 1)
+      s->data[k++] = words[i] * 32 + (uint32_t)__builtin_ctz(x);
   return PD_OK;
 }
 

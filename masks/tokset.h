@@ -35,6 +35,10 @@ typedef struct pd_universe {
  * in the smallest form. */
 pd_status pd_tokset_from_bits(pd_tokset *s, const uint32_t *bits, size_t count,
                               const pd_universe *u, const pd_allocator *a, pd_error *err);
+/* The same where bits is zero outside the distinct words[0..n) (sorted here):
+ * a small set costs its words, not the row. */
+pd_status pd_tokset_from_words(pd_tokset *s, const uint32_t *bits, uint32_t *words, size_t n,
+                               const pd_universe *u, const pd_allocator *a, pd_error *err);
 void pd_tokset_free(pd_tokset *s, const pd_allocator *a);
 bool pd_tokset_has(const pd_tokset *s, uint32_t id, const pd_universe *u);
 size_t pd_tokset_count(const pd_tokset *s, const pd_universe *u);
