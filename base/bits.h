@@ -71,7 +71,7 @@ static inline uint64_t pd_hash_words(const uint32_t *w, size_t n) {
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
     for (int j = 0; j < 4; j++) h[j] = pd__hash_mix(h[j], w[i + j]);
-  for (int j = 0; i < n; i++, j++) h[j] = pd__hash_mix(h[j], w[i]);
+  for (int j = 0; i < n && j < 4; i++, j++) h[j] = pd__hash_mix(h[j], w[i]); /* j < 4: for gcc */
   return pd__hash_mix(pd__hash_mix(pd__hash_mix(h[0], h[1]), h[2]), h[3]);
 }
 

@@ -4,24 +4,38 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bits.h"
 #include "base/error.h"
 #include "masks/vocab.h"
 
 /* One cached classification: the key (a state's local language, classify.h)
- * and its token sets. */
+ * and its token sets. Keys are kept packed, seven bits a byte (LEB128): their
+ * words are state numbers, byte values and small counts, and written out
+ * whole they held two thirds of a full cache over MaskBench. The sets are
+ * shared by every entry with the same members (pd_mask_set): 110k classes
+ * over MaskBench held 18k distinct accepted sets. */
 struct pd_mask_entry {
   uint64_t hash;
-  uint32_t *key;
-  size_t key_len;
-  pd_mask_class cls;
-  uint32_t id; /* an interned key's id (statekey.h); 0 for a class */
+  uint8_t *key;      /* packed */
+  size_t key_len;    /* words */
+  size_t key_bytes;  /* packed bytes */
+  pd_mask_class cls; /* data borrowed from the set table */
+  uint32_t id;       /* an interned key's id (statekey.h); 0 for a class */
+};
+
+/* One distinct set's members (the form and words of a pd_tokset). */
+struct pd_mask_set {
+  uint64_t hash;
+  uint32_t kind, n;
+  uint32_t *data;
 };
 
 /* The classes of every state of one grammar (cache.h). */
 struct pd_mask_snapshot {
   uint64_t hash;
-  uint32_t *key;
-  size_t key_len;
+  uint8_t *key;     /* packed, as an entry's */
+  size_t key_len;   /* words */
+  size_t key_bytes; /* packed bytes */
   uint32_t n_states;
   const pd_mask_class **cls;
 };
@@ -85,6 +99,7 @@ static pd_status pd__cache_new(pd_vocab *v, pd_mask_cache **out, pd_error *err) 
   c->pu = (pd_universe){c->positions, n_pos, c->trie.n};
   c->max_bytes = v->cache_bytes ? v->cache_bytes : PD_MASK_CACHE_MAX_BYTES;
   c->max_intern_bytes = PD_MASK_CACHE_MAX_INTERN_BYTES;
+  c->max_snap_bytes = PD_MASK_CACHE_MAX_SNAP_BYTES;
   c->max_full_key = PD_MASK_CACHE_MAX_FULL_KEY;
   *out = c;
   return PD_OK;
@@ -113,11 +128,12 @@ void pd_mask_cache_free(const pd_allocator *a, pd_mask_cache *c) {
   for (size_t i = 0; i < c->n_table; i++) {
     pd_mask_entry *e = c->table[i];
     if (!e) continue;
-    pd_mask_class_free(&e->cls, a);
     pd__free(a, e->key);
     pd__free(a, e);
   }
   pd__free(a, c->table);
+  for (size_t i = 0; i < c->n_sets; i++) pd__free(a, c->sets[i].data);
+  pd__free(a, c->sets);
   for (size_t i = 0; i < c->n_snaps; i++) {
     pd_mask_snapshot *e = c->snaps[i];
     if (!e) continue;
@@ -136,12 +152,46 @@ void pd_mask_cache_free(const pd_allocator *a, pd_mask_cache *c) {
   pd__free(a, c);
 }
 
+static size_t pd__packed_len(const uint32_t *key, size_t n) {
+  size_t b = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t x = key[i];
+    do b++; while (x >>= 7);
+  }
+  return b;
+}
+
+static void pd__pack(const uint32_t *key, size_t n, uint8_t *out) {
+  for (size_t i = 0; i < n; i++) {
+    uint32_t x = key[i];
+    for (; x >= 0x80; x >>= 7) *out++ = (uint8_t)(x | 0x80);
+    *out++ = (uint8_t)x;
+  }
+}
+
+/* Whether packed p[0..len) holds key[0..n). */
+static bool pd__packed_eq(const uint8_t *p, size_t len, const uint32_t *key, size_t n) {
+  const uint8_t *end = p + len;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t x = 0;
+    for (int shift = 0;; shift += 7) {
+      if (p == end || shift > 28) return false;
+      uint8_t b = *p++;
+      x |= (uint32_t)(b & 0x7f) << shift;
+      if (!(b & 0x80)) break;
+    }
+    if (x != key[i]) return false;
+  }
+  return p == end;
+}
+
+/* The slot of key[0..n) (hash h): its entry's, or the empty one it would take. */
 static size_t pd__slot(const pd_mask_cache *c, uint64_t h, const uint32_t *key, size_t n) {
   size_t mask = c->n_table - 1, i = (size_t)h & mask;
   for (;; i = (i + 1) & mask) {
     const pd_mask_entry *e = c->table[i];
     if (!e) return i;
-    if (e->hash == h && e->key_len == n && !memcmp(e->key, key, n * sizeof *key)) return i;
+    if (e->hash == h && e->key_len == n && pd__packed_eq(e->key, e->key_bytes, key, n)) return i;
   }
 }
 
@@ -169,23 +219,102 @@ static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
   size_t n_old = c->n_table;
   c->table = t;
   c->n_table = n;
-  for (size_t i = 0; i < n_old; i++)
-    if (old[i]) c->table[pd__slot(c, old[i]->hash, old[i]->key, old[i]->key_len)] = old[i];
+  for (size_t i = 0; i < n_old; i++) { /* keys are distinct: the first empty slot */
+    if (!old[i]) continue;
+    size_t j = (size_t)old[i]->hash & (n - 1);
+    while (t[j]) j = (j + 1) & (n - 1);
+    t[j] = old[i];
+  }
   pd__free(a, old);
   return true;
 }
 
-/* Stores the entry when the table has room under the bound; returns it, or
- * the equal entry a racing compile stored first, or NULL. Lock held. */
+/* A new entry for key[0..n) (hash h), its key packed; NULL when out of memory. */
+static pd_mask_entry *pd__entry_new(const pd_allocator *a, const uint32_t *key, size_t n,
+                                    uint64_t h) {
+  size_t bytes = pd__packed_len(key, n);
+  pd_mask_entry *e = pd__calloc(a, 1, sizeof *e);
+  uint8_t *k = e ? pd__malloc(a, bytes ? bytes : 1) : NULL;
+  if (!k) {
+    pd__free(a, e);
+    return NULL;
+  }
+  pd__pack(key, n, k);
+  *e = (pd_mask_entry){.hash = h, .key = k, .key_len = n, .key_bytes = bytes};
+  return e;
+}
+
+static void pd__entry_free(const pd_allocator *a, pd_mask_entry *e) {
+  if (e) pd__free(a, e->key);
+  pd__free(a, e);
+}
+
+/* The slot of a set with s's members (hash h): its own, or the empty one. */
+static size_t pd__set_slot(const pd_mask_cache *c, const pd_tokset *s, uint64_t h) {
+  size_t mask = c->n_sets - 1, i = (size_t)h & mask;
+  for (;; i = (i + 1) & mask) {
+    const pd_mask_set *x = &c->sets[i];
+    if (!x->data || (x->hash == h && x->kind == s->kind && x->n == s->n &&
+                     !memcmp(x->data, s->data, s->n * sizeof *s->data)))
+      return i;
+  }
+}
+
+static uint64_t pd__set_hash(const pd_tokset *s) {
+  return pd_hash_words(s->data, s->n) ^ ((uint64_t)s->kind << 32 | s->n) * 0x9e3779b97f4a7c15u;
+}
+
+/* Whether a set with s's members is held already. Lock held. */
+static bool pd__set_held(const pd_mask_cache *c, const pd_tokset *s, uint64_t h) {
+  return !s->n || (c->n_sets && c->sets[pd__set_slot(c, s, h)].data);
+}
+
+/* Room for two more sets: the table doubles. Lock held. */
+static bool pd__sets_room(pd_mask_cache *c, const pd_allocator *a) {
+  if ((c->n_set_entries + 2) * 2 <= c->n_sets) return true;
+  size_t n = c->n_sets ? c->n_sets * 2 : 256;
+  pd_mask_set *old = c->sets, *t = pd__calloc(a, n, sizeof *t);
+  if (!t) return false;
+  size_t n_old = c->n_sets;
+  c->sets = t, c->n_sets = n;
+  for (size_t i = 0; i < n_old; i++) {
+    if (!old[i].data) continue;
+    size_t j = (size_t)old[i].hash & (n - 1);
+    while (t[j].data) j = (j + 1) & (n - 1);
+    t[j] = old[i];
+  }
+  pd__free(a, old);
+  return true;
+}
+
+/* s's members in the set table: its data is freed for the held copy, or
+ * becomes it. Lock held, room made. */
+static void pd__set_intern(pd_mask_cache *c, const pd_allocator *a, pd_tokset *s, uint64_t h) {
+  if (!s->n) return;
+  pd_mask_set *x = &c->sets[pd__set_slot(c, s, h)];
+  if (x->data) {
+    pd__free(a, s->data);
+    s->data = x->data;
+    return;
+  }
+  *x = (pd_mask_set){h, s->kind, s->n, s->data};
+  c->n_set_entries++;
+}
+
+/* Stores the entry (key[0..n)) when the table has room under the bound;
+ * returns it, or the equal entry a racing compile stored first, or NULL. Lock
+ * held. */
 static pd_mask_entry *pd__insert(pd_mask_cache *c, const pd_allocator *a, pd_mask_entry *e,
-                                 size_t cost) {
+                                 const uint32_t *key, size_t cost) {
   size_t *bytes = e->id ? &c->intern_bytes : &c->bytes;
   size_t bound = e->id ? c->max_intern_bytes : c->max_bytes;
+  if (c->n_table) {
+    pd_mask_entry *there = c->table[pd__slot(c, e->hash, key, e->key_len)];
+    if (there) return there;
+  }
   if (*bytes + cost > bound) return NULL;
   if ((c->n_entries + 1) * 2 > c->n_table && !pd__grow(c, a)) return NULL;
-  size_t i = pd__slot(c, e->hash, e->key, e->key_len);
-  if (c->table[i]) return c->table[i];
-  c->table[i] = e;
+  c->table[pd__slot(c, e->hash, key, e->key_len)] = e;
   c->n_entries++;
   *bytes += cost;
   return e;
@@ -194,26 +323,23 @@ static pd_mask_entry *pd__insert(pd_mask_cache *c, const pd_allocator *a, pd_mas
 const pd_mask_class *pd_mask_cache_put(pd_mask_cache *c, const pd_allocator *a,
                                        const uint32_t *key, size_t n, uint64_t h,
                                        pd_mask_class *cls) {
-  pd_mask_entry *e = pd__calloc(a, 1, sizeof *e);
-  uint32_t *k = pd__malloc(a, (n ? n : 1) * sizeof *k);
-  if (!e || !k) {
-    pd__free(a, e);
-    pd__free(a, k);
-    return NULL;
-  }
-  memcpy(k, key, n * sizeof *k);
-  *e = (pd_mask_entry){.hash = h, .key = k, .key_len = n, .cls = *cls};
-  size_t cost = sizeof *e + n * sizeof *k + pd_tokset_bytes(&cls->accepted) +
-                pd_tokset_bytes(&cls->cd);
+  pd_mask_entry *e = pd__entry_new(a, key, n, h);
+  if (!e) return NULL;
+  uint64_t ha = pd__set_hash(&cls->accepted), hc = pd__set_hash(&cls->cd);
   pthread_mutex_lock(&c->lock);
-  pd_mask_entry *stored = pd__insert(c, a, e, cost);
-  pthread_mutex_unlock(&c->lock);
+  /* a set counts once, against the entry that brings it first */
+  size_t cost = sizeof *e + e->key_bytes;
+  if (!pd__set_held(c, &cls->accepted, ha)) cost += pd_tokset_bytes(&cls->accepted);
+  if (!pd__set_held(c, &cls->cd, hc)) cost += pd_tokset_bytes(&cls->cd);
+  pd_mask_entry *stored = pd__sets_room(c, a) ? pd__insert(c, a, e, key, cost) : NULL;
   if (stored == e) {
+    pd__set_intern(c, a, &cls->accepted, ha);
+    pd__set_intern(c, a, &cls->cd, hc);
+    e->cls = *cls;
     memset(cls, 0, sizeof *cls); /* the cache owns the sets now */
-    return &e->cls;
   }
-  pd__free(a, k);
-  pd__free(a, e);
+  pthread_mutex_unlock(&c->lock);
+  if (stored != e) pd__entry_free(a, e);
   return stored ? &stored->cls : NULL;
 }
 
@@ -240,25 +366,15 @@ uint32_t pd_mask_cache_intern(pd_mask_cache *c, const pd_allocator *a, const uin
   }
   pthread_mutex_unlock(&c->lock);
   if (id) return id;
-  pd_mask_entry *e = pd__calloc(a, 1, sizeof *e);
-  uint32_t *k = pd__malloc(a, (n ? n : 1) * sizeof *k);
-  if (!e || !k) {
-    pd__free(a, e);
-    pd__free(a, k);
-    return 0;
-  }
-  memcpy(k, key, n * sizeof *k);
-  *e = (pd_mask_entry){.hash = h, .key = k, .key_len = n};
+  pd_mask_entry *e = pd__entry_new(a, key, n, h);
+  if (!e) return 0;
   pthread_mutex_lock(&c->lock);
   e->id = c->n_ids + 1;
-  pd_mask_entry *stored = pd__insert(c, a, e, sizeof *e + n * sizeof *k);
+  pd_mask_entry *stored = pd__insert(c, a, e, key, sizeof *e + e->key_bytes);
   if (stored == e) c->n_ids++;
   id = stored ? stored->id : 0;
   pthread_mutex_unlock(&c->lock);
-  if (stored != e) {
-    pd__free(a, k);
-    pd__free(a, e);
-  }
+  if (stored != e) pd__entry_free(a, e);
   return id;
 }
 
@@ -270,7 +386,7 @@ static size_t pd__snap_slot(const pd_mask_cache *c, uint64_t h, const uint32_t *
   for (;; i = (i + 1) & mask) {
     const pd_mask_snapshot *e = c->snaps[i];
     if (!e || (e->hash == h && e->key_len == n && e->n_states == n_states &&
-               !memcmp(e->key, key, n * sizeof *key)))
+               pd__packed_eq(e->key, e->key_bytes, key, n)))
       return i;
   }
 }
@@ -299,10 +415,12 @@ static bool pd__snap_grow(pd_mask_cache *c, const pd_allocator *a) {
   size_t n_old = c->n_snaps;
   c->snaps = t;
   c->n_snaps = n;
-  for (size_t i = 0; i < n_old; i++)
-    if (old[i])
-      c->snaps[pd__snap_slot(c, old[i]->hash, old[i]->key, old[i]->key_len, old[i]->n_states)] =
-          old[i];
+  for (size_t i = 0; i < n_old; i++) { /* keys are distinct: the first empty slot */
+    if (!old[i]) continue;
+    size_t j = (size_t)old[i]->hash & (n - 1);
+    while (t[j]) j = (j + 1) & (n - 1);
+    t[j] = old[i];
+  }
   pd__free(a, old);
   return true;
 }
@@ -310,24 +428,25 @@ static bool pd__snap_grow(pd_mask_cache *c, const pd_allocator *a) {
 void pd_mask_cache_snapshot_put(pd_mask_cache *c, const pd_allocator *a, const uint32_t *key,
                                 size_t n, uint64_t h, uint32_t n_states,
                                 const pd_mask_class *const *cls) {
-  size_t cost = sizeof(pd_mask_snapshot) + n * sizeof *key + (size_t)n_states * sizeof *cls;
+  size_t bytes = pd__packed_len(key, n);
+  size_t cost = sizeof(pd_mask_snapshot) + bytes + (size_t)n_states * sizeof *cls;
   pthread_mutex_lock(&c->lock);
   pd_mask_snapshot *e = c->n_snaps ? c->snaps[pd__snap_slot(c, h, key, n, n_states)] : NULL;
   if (e) { /* merge: states the earlier compile did not need */
     for (uint32_t s = 0; s < n_states; s++)
       if (!e->cls[s]) e->cls[s] = cls[s];
-  } else if (c->bytes + cost <= c->max_bytes &&
+  } else if (c->snap_bytes + cost <= c->max_snap_bytes &&
              ((c->n_snap_entries + 1) * 2 <= c->n_snaps || pd__snap_grow(c, a))) {
     e = pd__calloc(a, 1, sizeof *e);
-    uint32_t *k = e ? pd__malloc(a, (n ? n : 1) * sizeof *k) : NULL;
+    uint8_t *k = e ? pd__malloc(a, bytes ? bytes : 1) : NULL;
     const pd_mask_class **v = k ? pd__malloc(a, (n_states ? n_states : 1) * sizeof *v) : NULL;
     if (v) {
-      memcpy(k, key, n * sizeof *k);
+      pd__pack(key, n, k);
       memcpy(v, cls, n_states * sizeof *v);
-      *e = (pd_mask_snapshot){h, k, n, n_states, v};
+      *e = (pd_mask_snapshot){h, k, n, bytes, n_states, v};
       c->snaps[pd__snap_slot(c, h, key, n, n_states)] = e;
       c->n_snap_entries++;
-      c->bytes += cost;
+      c->snap_bytes += cost;
     } else {
       pd__free(a, k);
       pd__free(a, e);

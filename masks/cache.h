@@ -20,6 +20,11 @@
 /* interned keys have a bound of their own: they are small, and once classes
  * fill theirs, keys of new states still name callees by id (statekey.h) */
 #define PD_MASK_CACHE_MAX_INTERN_BYTES ((size_t)64 << 20)
+/* whole-grammar snapshots too: each holds its grammar's automaton as its key
+ * (a few hundred KB for a large schema), and counted with the classes they
+ * took six times the classes' memory over MaskBench, where no schema is
+ * compiled twice, so the classes stopped being kept a tenth of the way in */
+#define PD_MASK_CACHE_MAX_SNAP_BYTES ((size_t)64 << 20)
 /* see statekey.h. Once closures no longer intern, a key written out in full
  * serves the small local languages (a string body, a number) that other
  * grammars repeat; over MaskBench no longer one was ever found again, and
@@ -28,6 +33,7 @@
 
 typedef struct pd_mask_entry pd_mask_entry;
 typedef struct pd_mask_snapshot pd_mask_snapshot;
+typedef struct pd_mask_set pd_mask_set;
 
 typedef struct pd_mask_cache {
   pthread_mutex_t lock;
@@ -47,8 +53,11 @@ typedef struct pd_mask_cache {
   uint32_t n_ids;          /* interned keys (pd_mask_cache_intern) */
   size_t intern_bytes, max_intern_bytes; /* their memory, and its bound */
   size_t max_full_key;     /* words of a key with every callee written out (statekey.h) */
+  pd_mask_set *sets;       /* open hash of the entries' distinct sets; n_sets slots */
+  size_t n_sets, n_set_entries;
   pd_mask_snapshot **snaps; /* open hash of whole-grammar snapshots; n_snaps slots */
   size_t n_snaps, n_snap_entries;
+  size_t snap_bytes, max_snap_bytes; /* their memory, and its bound */
 } pd_mask_cache;
 
 /* v's cache, created on first use. The pointer stays valid while v lives. */

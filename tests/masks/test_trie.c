@@ -1,11 +1,15 @@
-/* test_trie.c - the vocabulary trie (true prefix skips) and adaptive token sets. */
+/* test_trie.c - the vocabulary trie (true prefix skips), adaptive token sets,
+ * and the cache's entries (packed keys, shared sets). */
 #include "support.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
+#include "masks/cache.h"
 #include "masks/tokset.h"
 #include "masks/trie.h"
+#include "masks/vocab.h"
 
 static pd_vocab *pdt__vocab(const char *const *toks, const uint32_t *flags, size_t n,
                             const pd_allocator *a) {
@@ -137,12 +141,88 @@ static void test_tokset_union(void **state) {
   }
 }
 
+/* A set built from its nonzero words equals the one built from the row, in
+ * every form (the words given in any order). */
+static void test_tokset_from_words(void **state) {
+  (void)state;
+  enum { W = 64, BITS = W * 32 };
+  uint32_t uni[W], bits[W], words[W];
+  srand(13);
+  for (int round = 0; round < 300; round++) {
+    size_t ucount = 0, count = 0, n = 0;
+    for (int w = 0; w < W; w++) uni[w] = (uint32_t)rand() | 0x11111111u;
+    for (uint32_t t = 0; t < BITS; t++) ucount += pd_bit_get(uni, t);
+    memset(bits, 0, sizeof bits);
+    int density = (int[]){0, 1, 5, 50, 99, 100}[rand() % 6], spread = 1 + rand() % W;
+    for (uint32_t t = 0; t < BITS; t++)
+      if (pd_bit_get(uni, t) && (int)(t / 32) % spread == 0 && rand() % 100 < density)
+        pd_bit_set(bits, t), count++;
+    for (int w = W - 1; w >= 0; w--) /* descending: the function sorts them */
+      if (bits[w]) words[n++] = (uint32_t)w;
+    pd_universe u = {uni, W, ucount};
+    pd_tokset a, b;
+    assert_int_equal(pd_tokset_from_bits(&a, bits, count, &u, NULL, NULL), PD_OK);
+    assert_int_equal(pd_tokset_from_words(&b, bits, words, n, &u, NULL, NULL), PD_OK);
+    assert_int_equal(a.kind, b.kind);
+    assert_int_equal(a.n, b.n);
+    if (a.n) assert_memory_equal(a.data, b.data, a.n * sizeof *a.data);
+    pd_tokset_free(&a, NULL);
+    pd_tokset_free(&b, NULL);
+  }
+}
+
+/* Cache entries: a key is found again exactly (words of every width: the
+ * cache packs them), a key one word longer or different is not, and two
+ * classes with the same members share them and pay for them once. */
+static void test_cache_entries(void **state) {
+  (void)state;
+  pd_vocab *v = pdt__vocab(pdt__toks, NULL, PDT_NTOKS, NULL);
+  pd_mask_cache *c;
+  assert_int_equal(pd_mask_cache_get(v, &c, NULL), PD_OK);
+  uint32_t k1[] = {0, 127, 128, 16383, 16384, 1u << 28, (1u << 28) - 1, UINT32_MAX, 5};
+  uint32_t k2[] = {0, 127, 128, 16383, 16384, 1u << 28, (1u << 28) - 1, UINT32_MAX, 6};
+  size_t n = sizeof k1 / sizeof *k1;
+  uint64_t h1 = pd_hash_words(k1, n), h2 = pd_hash_words(k2, n);
+  uint32_t ids[] = {1, 3, 5}, *acc1 = malloc(sizeof ids), *acc2 = malloc(sizeof ids);
+  memcpy(acc1, ids, sizeof ids);
+  memcpy(acc2, ids, sizeof ids);
+  pd_mask_class c1 = {{PD_TOKSET_IDS, 3, acc1}, {PD_TOKSET_IDS, 0, NULL}};
+  pd_mask_class c2 = {{PD_TOKSET_IDS, 3, acc2}, {PD_TOKSET_IDS, 0, NULL}};
+  pd_cache_stats s0, s1, s2;
+  pd_vocab_cache_stats(v, &s0);
+  const pd_mask_class *e1 = pd_mask_cache_put(c, v->alloc, k1, n, h1, &c1);
+  pd_vocab_cache_stats(v, &s1);
+  const pd_mask_class *e2 = pd_mask_cache_put(c, v->alloc, k2, n, h2, &c2);
+  pd_vocab_cache_stats(v, &s2);
+  assert_non_null(e1);
+  assert_non_null(e2);
+  assert_ptr_not_equal(e1, e2);
+  assert_null(c1.accepted.data); /* the cache took both */
+  assert_null(c2.accepted.data);
+  assert_ptr_equal(e1->accepted.data, e2->accepted.data);
+  assert_memory_equal(e2->accepted.data, ids, sizeof ids);
+  assert_int_equal(s2.classes, 2);
+  assert_true(s2.bytes - s1.bytes < s1.bytes - s0.bytes); /* the second paid no set */
+  assert_ptr_equal(pd_mask_cache_find(c, k1, n, h1), e1);
+  assert_ptr_equal(pd_mask_cache_find(c, k2, n, h2), e2);
+  uint32_t k3[sizeof k1 / sizeof *k1 + 1];
+  memcpy(k3, k1, sizeof k1);
+  k3[n] = 0;
+  assert_null(pd_mask_cache_find(c, k3, n + 1, pd_hash_words(k3, n + 1)));
+  assert_null(pd_mask_cache_find(c, k3, n - 1, pd_hash_words(k3, n - 1)));
+  k3[7] = UINT32_MAX - 1; /* same hash forced: only the words differ */
+  assert_null(pd_mask_cache_find(c, k3, n, h1));
+  pd_vocab_free(v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_trie_definitions),
       cmocka_unit_test(test_trie_nomem),
       cmocka_unit_test(test_tokset_forms),
       cmocka_unit_test(test_tokset_union),
+      cmocka_unit_test(test_tokset_from_words),
+      cmocka_unit_test(test_cache_entries),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
