@@ -101,6 +101,7 @@ static pd_status pd__cache_new(pd_vocab *v, pd_mask_cache **out, pd_error *err) 
   c->max_intern_bytes = PD_MASK_CACHE_MAX_INTERN_BYTES;
   c->max_snap_bytes = PD_MASK_CACHE_MAX_SNAP_BYTES;
   c->max_full_key = PD_MASK_CACHE_MAX_FULL_KEY;
+  c->max_closure = PD_MASK_CACHE_MAX_CLOSURE;
   *out = c;
   return PD_OK;
 }
@@ -152,33 +153,31 @@ void pd_mask_cache_free(const pd_allocator *a, pd_mask_cache *c) {
   pd__free(a, c);
 }
 
-static size_t pd__packed_len(const uint32_t *key, size_t n) {
-  size_t b = 0;
+/* Packs key[0..n) into out (room for 5 bytes a word); returns the bytes. */
+static size_t pd__pack(const uint32_t *key, size_t n, uint8_t *out) {
+  uint8_t *p = out;
   for (size_t i = 0; i < n; i++) {
     uint32_t x = key[i];
-    do b++; while (x >>= 7);
+    for (; x >= 0x80; x >>= 7) *p++ = (uint8_t)(x | 0x80);
+    *p++ = (uint8_t)x;
   }
-  return b;
-}
-
-static void pd__pack(const uint32_t *key, size_t n, uint8_t *out) {
-  for (size_t i = 0; i < n; i++) {
-    uint32_t x = key[i];
-    for (; x >= 0x80; x >>= 7) *out++ = (uint8_t)(x | 0x80);
-    *out++ = (uint8_t)x;
-  }
+  return (size_t)(p - out);
 }
 
 /* Whether packed p[0..len) holds key[0..n). */
 static bool pd__packed_eq(const uint8_t *p, size_t len, const uint32_t *key, size_t n) {
   const uint8_t *end = p + len;
   for (size_t i = 0; i < n; i++) {
-    uint32_t x = 0;
-    for (int shift = 0;; shift += 7) {
-      if (p == end || shift > 28) return false;
-      uint8_t b = *p++;
-      x |= (uint32_t)(b & 0x7f) << shift;
-      if (!(b & 0x80)) break;
+    if (p == end) return false;
+    uint32_t x = *p++;
+    if (x >= 0x80) { /* a word of two bytes or more */
+      x &= 0x7f;
+      for (int shift = 7;; shift += 7) {
+        if (p == end || shift > 28) return false;
+        uint8_t b = *p++;
+        x |= (uint32_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) break;
+      }
     }
     if (x != key[i]) return false;
   }
@@ -232,14 +231,14 @@ static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
 /* A new entry for key[0..n) (hash h), its key packed; NULL when out of memory. */
 static pd_mask_entry *pd__entry_new(const pd_allocator *a, const uint32_t *key, size_t n,
                                     uint64_t h) {
-  size_t bytes = pd__packed_len(key, n);
   pd_mask_entry *e = pd__calloc(a, 1, sizeof *e);
-  uint8_t *k = e ? pd__malloc(a, bytes ? bytes : 1) : NULL;
+  uint8_t *k = e ? pd__malloc(a, 5 * n + 1) : NULL, *fit;
   if (!k) {
     pd__free(a, e);
     return NULL;
   }
-  pd__pack(key, n, k);
+  size_t bytes = pd__pack(key, n, k);
+  if ((fit = pd__realloc(a, k, bytes + 1))) k = fit; /* in place: the allocator shrinks it */
   *e = (pd_mask_entry){.hash = h, .key = k, .key_len = n, .key_bytes = bytes};
   return e;
 }
@@ -428,7 +427,10 @@ static bool pd__snap_grow(pd_mask_cache *c, const pd_allocator *a) {
 void pd_mask_cache_snapshot_put(pd_mask_cache *c, const pd_allocator *a, const uint32_t *key,
                                 size_t n, uint64_t h, uint32_t n_states,
                                 const pd_mask_class *const *cls) {
-  size_t bytes = pd__packed_len(key, n);
+  uint8_t *k = pd__malloc(a, 5 * n + 1), *fit;
+  if (!k) return;
+  size_t bytes = pd__pack(key, n, k);
+  if ((fit = pd__realloc(a, k, bytes + 1))) k = fit;
   size_t cost = sizeof(pd_mask_snapshot) + bytes + (size_t)n_states * sizeof *cls;
   pthread_mutex_lock(&c->lock);
   pd_mask_snapshot *e = c->n_snaps ? c->snaps[pd__snap_slot(c, h, key, n, n_states)] : NULL;
@@ -438,19 +440,18 @@ void pd_mask_cache_snapshot_put(pd_mask_cache *c, const pd_allocator *a, const u
   } else if (c->snap_bytes + cost <= c->max_snap_bytes &&
              ((c->n_snap_entries + 1) * 2 <= c->n_snaps || pd__snap_grow(c, a))) {
     e = pd__calloc(a, 1, sizeof *e);
-    uint8_t *k = e ? pd__malloc(a, bytes ? bytes : 1) : NULL;
-    const pd_mask_class **v = k ? pd__malloc(a, (n_states ? n_states : 1) * sizeof *v) : NULL;
+    const pd_mask_class **v = e ? pd__malloc(a, (n_states ? n_states : 1) * sizeof *v) : NULL;
     if (v) {
-      pd__pack(key, n, k);
       memcpy(v, cls, n_states * sizeof *v);
       *e = (pd_mask_snapshot){h, k, n, bytes, n_states, v};
+      k = NULL; /* the snapshot's now */
       c->snaps[pd__snap_slot(c, h, key, n, n_states)] = e;
       c->n_snap_entries++;
       c->snap_bytes += cost;
     } else {
-      pd__free(a, k);
       pd__free(a, e);
     }
   }
   pthread_mutex_unlock(&c->lock);
+  pd__free(a, k);
 }

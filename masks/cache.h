@@ -30,6 +30,11 @@
  * grammars repeat; over MaskBench no longer one was ever found again, and
  * writing keys of up to 16,384 words cost 2.1 s of its 34 s of masks */
 #define PD_MASK_CACHE_MAX_FULL_KEY 256u
+/* a rule's closure (statekey.h) past this many words is not interned: the
+ * rules of one component are serialized together, once for each of them, and
+ * a component of 811 rules (Github_hard/o13029 in any order) wrote 1.8M words
+ * each time, seconds for a closure no other grammar could share */
+#define PD_MASK_CACHE_MAX_CLOSURE (1u << 16)
 
 typedef struct pd_mask_entry pd_mask_entry;
 typedef struct pd_mask_snapshot pd_mask_snapshot;
@@ -53,6 +58,7 @@ typedef struct pd_mask_cache {
   uint32_t n_ids;          /* interned keys (pd_mask_cache_intern) */
   size_t intern_bytes, max_intern_bytes; /* their memory, and its bound */
   size_t max_full_key;     /* words of a key with every callee written out (statekey.h) */
+  size_t max_closure;      /* words of an interned closure (statekey.h) */
   pd_mask_set *sets;       /* open hash of the entries' distinct sets; n_sets slots */
   size_t n_sets, n_set_entries;
   pd_mask_snapshot **snaps; /* open hash of whole-grammar snapshots; n_snaps slots */

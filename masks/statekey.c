@@ -243,10 +243,17 @@ static bool pd__intern(pd_statekey *k, uint32_t t) {
   ok = pd__put(k, &tag, 1);
   pd__rcanon(k, t, &ok);
   pd__canon(k, k->rules[t].start, &ok);
-  for (size_t q = 0; q < k->queue.len && ok; q++)
+  bool too_long = false;
+  for (size_t q = 0; q < k->queue.len && ok && !too_long; q++) {
     ok = pd__put_state(k, k->queue.data[q], true, x, false);
+    too_long = k->key.len > k->c->max_closure;
+  }
   pd__reset(k);
   if (!ok) return false;
+  if (too_long) {
+    k->id[t] = PD__FAILED;
+    return true;
+  }
   uint32_t id = pd_mask_cache_intern(k->c, k->a, k->key.data, k->key.len,
                                      pd_hash_words(k->key.data, k->key.len));
   k->id[t] = id ? id : PD__FAILED;

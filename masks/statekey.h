@@ -11,7 +11,8 @@
  * a key costs the size of one rule, not of everything under it: a state of a
  * large schema's top object used to serialize the whole grammar.
  *
- * When the cache cannot intern a closure (past its bound, or out of memory)
+ * When the cache cannot intern a closure (past its bound, past its
+ * max_closure words, or out of memory)
  * the key falls back to serializing every reachable automaton; the first word
  * tells the forms apart. Past the cache's max_full_key words that form is given
  * up and the state has no key (n = 0): it is classified for its grammar
