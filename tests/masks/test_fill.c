@@ -348,22 +348,25 @@ static void test_fill_snapshot(void **state) {
 
 /* Past the cache's memory bound the grammar keeps its own classes: same masks,
  * and the cache stays under the bound. A tight bound on interned closures too
- * makes some keys write every callee out (statekey.h): masks stay exact. */
+ * makes some keys write every callee out (statekey.h): masks stay exact; so
+ * does a bound on a closure's length, and no room for snapshots. */
 static void test_fill_bounded_cache(void **state) {
   (void)state;
-  for (int tight = 0; tight < 2; tight++) {
+  for (int tight = 0; tight < 3; tight++) {
     pd_vocab *v = pdt__vocab();
     pd_mask_cache *c = NULL;
     assert_int_equal(pd_mask_cache_get(v, &c, NULL), PD_OK);
     c->max_bytes = 600;
-    if (tight) c->max_intern_bytes = 200, c->max_full_key = 24; /* some states go keyless */
+    if (tight == 1) c->max_intern_bytes = 200, c->max_full_key = 24; /* some states go keyless */
+    if (tight == 2) c->max_closure = 16, c->max_snap_bytes = 0;
     pdt_diff d = {0};
     for (size_t i = 0; i < sizeof pdt__grammars / sizeof *pdt__grammars; i++)
       pdt__check(v, pdt__grammars[i], 5, 20, &d);
     for (size_t i = 0; i < sizeof pdt__schemas / sizeof *pdt__schemas; i++)
       pdt__check_as(v, pdt__schemas[i], true, false, 5, 20, &d);
     assert_true(c->bytes <= 600);
-    assert_true(c->intern_bytes <= (tight ? 200 : c->max_intern_bytes));
+    assert_true(c->intern_bytes <= (tight == 1 ? 200 : c->max_intern_bytes));
+    if (tight == 2) assert_int_equal(c->n_snap_entries, 0);
     assert_true(d.masks > 50);
     assert_int_equal(d.differences, 0);
     pd_cache_stats cs;
