@@ -275,18 +275,70 @@ static void pd__drop_taken(uint32_t *cand, size_t n_words, const uint32_t *order
   }
 }
 
-/* The union of cd sets, walked as candidates; taken: words may hold
- * some of them already (from other sets than one class's accepted). */
-static pd_status pd__fill_cd(pd_matcher *m, const pd_mask_cache *c, const pd_tokset **cd, size_t k,
-                             bool taken, uint32_t *words) {
-  if (!k) return PD_OK;
+/* Whether the cd sets are large enough for their drop to be kept (drop.c):
+ * the union and the test of each candidate cost their size. */
+#define PD__DROP_KEPT 4096u
+static bool pd__cd_large(const pd_tokset *const *cd, size_t n) {
+  size_t sum = 0;
+  for (size_t i = 0; i < n; i++)
+    if (cd[i]->kind != PD_TOKSET_IDS || (sum += cd[i]->n) > PD__DROP_KEPT) return true;
+  return false;
+}
+
+/* A few ids: the caller classes' accepted sets, which change along a string
+ * with the chain of its blocks (repeat.c), so the kept drops leave them out
+ * and clear their positions after. */
+static bool pd__set_small(const pd_tokset *s) { return s->kind == PD_TOKSET_IDS && s->n <= 256; }
+
+/* The candidates of a row with large cd sets: the kept drop of its cd sets
+ * and large accepted sets (made and kept on a miss), less the small sets. */
+static pd_status pd__kept_drop(pd_matcher *m, pd_masks *mk, const pd_tokset **acc, size_t n_acc,
+                               const pd_tokset **cd, size_t n_cd, uint32_t *cand) {
+  const pd_mask_cache *c = mk->cache;
+  size_t n_small = 0;
+  for (size_t i = 0; i < n_acc; i++) /* the small ones to the back */
+    if (pd__set_small(acc[i])) {
+      const pd_tokset *t = acc[i];
+      acc[i--] = acc[--n_acc], acc[n_acc] = t, n_small++;
+    }
+  pd_drop_key key;
+  pd_drop_key_init(&key, acc, n_acc, cd, n_cd);
+  if (!pd_masks_drop_find(mk, &key, cand, c->pu.n_words)) {
+    uint32_t *large = pd__malloc(m->alloc, c->u.n_words * sizeof *large);
+    if (!large) return PD_ERR_NOMEM;
+    pd_tokset_union(acc, n_acc, large, &c->u);
+    pd_tokset_union(cd, n_cd, cand, &c->pu);
+    pd__drop_taken(cand, c->pu.n_words, c->trie.order, large);
+    pd__free(m->alloc, large);
+    pd_masks_drop_put(mk, &key, cand);
+  }
+  for (size_t i = n_acc; i < n_acc + n_small; i++)
+    for (uint32_t j = 0; j < acc[i]->n; j++) {
+      uint32_t p = c->trie.pos[acc[i]->data[j]];
+      if (p != UINT32_MAX) pd_bit_clear(cand, p);
+    }
+  return PD_OK;
+}
+
+/* The union of the cd sets, walked as candidates; with more than one
+ * accepted set, words may hold some of them already (from other sets than
+ * one class's accepted, which its cd set never meets): those are dropped. */
+static pd_status pd__fill_cd(pd_matcher *m, pd_masks *mk, const pd_tokset **acc, size_t n_acc,
+                             const pd_tokset **cd, size_t n_cd, uint32_t *words) {
+  if (!n_cd) return PD_OK;
+  const pd_mask_cache *c = mk->cache;
   uint32_t local[PD__STACK_WORDS], *cand = local;
   size_t n_words = c->pu.n_words;
   if (n_words > PD__STACK_WORDS && !(cand = pd__malloc(m->alloc, n_words * sizeof *cand)))
     return PD_ERR_NOMEM;
-  pd_tokset_union(cd, k, cand, &c->pu);
-  if (taken) pd__drop_taken(cand, n_words, c->trie.order, words);
-  pd_status st = pd__walk_candidates(m, &c->trie, cand, n_words, false, words);
+  pd_status st = PD_OK;
+  if (n_acc > 1 && pd__cd_large(cd, n_cd)) {
+    st = pd__kept_drop(m, mk, acc, n_acc, cd, n_cd, cand);
+  } else {
+    pd_tokset_union(cd, n_cd, cand, &c->pu);
+    if (n_acc > 1) pd__drop_taken(cand, n_words, c->trie.order, words);
+  }
+  if (st == PD_OK) st = pd__walk_candidates(m, &c->trie, cand, n_words, false, words);
   if (cand != local) pd__free(m->alloc, cand);
   return st;
 }
@@ -423,6 +475,5 @@ static pd_status pd__fill_classified(pd_matcher *m, pd_masks *mk, uint32_t *word
       if (!pd__set_empty(&cls[i]->cd)) x.cd[x.n_cd++] = &cls[i]->cd;
   }
   pd_tokset_union(x.acc, x.n_acc, words, &mk->cache->u);
-  /* one set: a class's accepted and cd sets are disjoint */
-  return pd__fill_cd(m, mk->cache, x.cd, x.n_cd, x.n_acc > 1, words);
+  return pd__fill_cd(m, mk, x.acc, x.n_acc, x.cd, x.n_cd, words);
 }

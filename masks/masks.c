@@ -208,6 +208,7 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
   pd__free(a, mk->owned);
   if (mk->memo_ok) pd_memo_free(&mk->memo, a);
   pd_masks_pairs_free(mk);
+  pd_masks_drops_free(mk);
   pd_classifier_free(mk->k);
   pd_statekey_free(mk->sk);
   pd__free(mk->g->vocab->alloc, mk->follow);
@@ -218,5 +219,5 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
 }
 
 size_t pd_masks_bytes(const pd_masks *mk) {
-  return mk ? mk->bytes + mk->pair_bytes + mk->memo.bytes : 0;
+  return mk ? mk->bytes + mk->pair_bytes + mk->drop_bytes + mk->memo.bytes : 0;
 }

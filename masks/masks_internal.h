@@ -7,6 +7,7 @@
 
 struct pd_classifier;
 struct pd_statekey;
+struct pd_drop_table;
 
 #define PD_MASKS_DONORS 4
 
@@ -27,6 +28,8 @@ struct pd_masks {
                                     rule (donors for the next, classify.h); UINT32_MAX: none */
   struct pd_pair_table *pairs;   /* pair classes by (state, return state), masks.c */
   size_t n_pairs, pair_bytes;
+  struct pd_drop_table *drops;   /* walk candidates by a row's sets, drop.c */
+  size_t drop_bytes;
   uint32_t *gkey;                /* the grammar as a snapshot key (cache.h); NULL: none */
   size_t gkey_len;
   uint64_t ghash;
@@ -59,5 +62,22 @@ typedef struct pd_pair_class {
 const pd_pair_class *pd_masks_pair(pd_masks *mk, uint32_t s, const pd_pair_class *parent,
                                    uint32_t r, const pd_tokset *cd);
 void pd_masks_pairs_free(pd_masks *mk);
+
+/* A row's sets as drop.c keys them: the accepted sets whose union the mask
+ * holds and the cd sets left to the walk, each list sorted in place. */
+typedef struct pd_drop_key {
+  const pd_tokset **acc, **cd;
+  size_t n_acc, n_cd;
+  uint64_t hash;
+} pd_drop_key;
+void pd_drop_key_init(pd_drop_key *k, const pd_tokset **acc, size_t n_acc, const pd_tokset **cd,
+                      size_t n_cd);
+/* The candidates kept for k (the union of its cd sets less the tokens of its
+ * accepted ones, as trie positions) into cand[0..n_words); false when none
+ * are kept. Thread-safe. */
+bool pd_masks_drop_find(pd_masks *mk, const pd_drop_key *k, uint32_t *cand, size_t n_words);
+/* Keeps cand for k (within the grammar's bound; silently not otherwise). */
+void pd_masks_drop_put(pd_masks *mk, const pd_drop_key *k, const uint32_t *cand);
+void pd_masks_drops_free(pd_masks *mk);
 
 #endif

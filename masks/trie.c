@@ -69,11 +69,12 @@ pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd
   t->skip1 = pd__malloc(a, (n ? n : 1) * sizeof *t->skip1);
   t->skip2 = pd__malloc(a, (n ? n : 1) * sizeof *t->skip2);
   t->at = pd__malloc(a, ((size_t)n + 1) * sizeof *t->at);
+  t->pos = pd__malloc(a, (size ? size : 1) * sizeof *t->pos);
   size_t total = 0;
   for (uint32_t i = 0; i < n; i++) total += toks[i].len;
   t->bytes = pd__malloc(a, total ? total : 1);
-  if (!t->order || !t->lcp || !t->skip || !t->skip1 || !t->skip2 || !t->at || !t->bytes ||
-      total > UINT32_MAX) {
+  if (!t->order || !t->lcp || !t->skip || !t->skip1 || !t->skip2 || !t->at || !t->pos ||
+      !t->bytes || total > UINT32_MAX) {
     pd__free(a, toks);
     pd_trie_free(t, a);
     return pd__nomem(err);
@@ -81,8 +82,10 @@ pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd
   t->n = n;
   t->max_len = max_len;
   t->at[0] = 0;
+  memset(t->pos, 0xff, size * sizeof *t->pos);
   for (uint32_t i = 0; i < n; i++) {
     t->order[i] = toks[i].id;
+    t->pos[toks[i].id] = i;
     t->lcp[i] = i ? pd__common(&toks[i - 1], &toks[i]) : 0;
     memcpy(t->bytes + t->at[i], toks[i].b, toks[i].len);
     t->at[i + 1] = t->at[i] + toks[i].len;
@@ -112,6 +115,7 @@ pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd
 
 void pd_trie_free(pd_trie *t, const pd_allocator *a) {
   pd__free(a, t->order);
+  pd__free(a, t->pos);
   pd__free(a, t->lcp);
   pd__free(a, t->skip);
   pd__free(a, t->skip1);

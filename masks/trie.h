@@ -24,6 +24,7 @@ typedef struct pd_trie {
   uint32_t n;        /* tokens in the walk */
   uint32_t max_len;  /* longest token, bytes */
   uint32_t *order;   /* [n] token ids in byte order (ties by id) */
+  uint32_t *pos;     /* [vocab size] the position of id in order[]; UINT32_MAX: not in the walk */
   uint32_t *lcp;     /* [n] */
   uint32_t *skip;    /* [n] */
   uint32_t *skip1;   /* [n] pd_trie_skip_depth(t, i, 1): the most common dead prefix */

@@ -41,6 +41,8 @@ static void test_trie_definitions(void **state) {
   assert_int_equal(pd_trie_build(&t, v, NULL, NULL), PD_OK);
   assert_int_equal(t.n, PDT_NTOKS - 2); /* no empty token, no special */
   assert_int_equal(t.max_len, 3);
+  for (uint32_t id = 0; id < PDT_NTOKS; id++) /* pos inverts order */
+    assert_true(t.pos[id] == UINT32_MAX ? id == 4 || id == 9 : t.order[t.pos[id]] == id);
   for (uint32_t i = 0; i < t.n; i++) {
     const char *s = pdt__toks[t.order[i]];
     assert_true(t.order[i] != 4 && t.order[i] != 9);
