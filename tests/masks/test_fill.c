@@ -70,6 +70,17 @@ static const char *const pdt__grammars[] = {
     "root ::= [^] [^ x] root | \"x\"",
 };
 
+/* walks random walks of steps tokens over g, each mask against brute force. */
+static void pdt__walks(pd_grammar *g, const pd_vocab *v, size_t walks, size_t steps,
+                       uint64_t *rng, pdt_diff *d) {
+  for (size_t w = 0; w < walks; w++) {
+    pd_matcher *m = NULL;
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    assert_int_equal(pdt_diff_walk(m, v, steps, rng, d), PD_OK);
+    pd_matcher_free(m);
+  }
+}
+
 static void pdt__check_as(pd_vocab *v, const char *gbnf, bool schema, bool any_order,
                           size_t walks, size_t steps, pdt_diff *d) {
   pd_grammar *g = NULL;
@@ -82,15 +93,9 @@ static void pdt__check_as(pd_vocab *v, const char *gbnf, bool schema, bool any_o
     return;
   }
   uint64_t rng = 42;
-  for (size_t w = 0; w < walks; w++) {
-    pd_matcher *m = NULL;
-    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
-    size_t before = d->differences;
-    assert_int_equal(pdt_diff_walk(m, v, steps, &rng, d), PD_OK);
-    if (d->differences != before)
-      printf("difference (token %u) in: %s\n", d->first_bad_token, gbnf);
-    pd_matcher_free(m);
-  }
+  size_t before = d->differences;
+  pdt__walks(g, v, walks, steps, &rng, d);
+  if (d->differences != before) printf("difference (token %u) in: %s\n", d->first_bad_token, gbnf);
   pd_grammar_free(g);
 }
 
@@ -218,12 +223,7 @@ static void test_fill_callers(void **state) {
     if (full) mk->pair_bytes = SIZE_MAX / 2; /* no room: every cd set is walked */
     pdt_diff d = {0};
     uint64_t rng = 7;
-    for (int w = 0; w < 40; w++) {
-      pd_matcher *m = NULL;
-      assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
-      assert_int_equal(pdt_diff_walk(m, v, 60, &rng, &d), PD_OK);
-      pd_matcher_free(m);
-    }
+    pdt__walks(g, v, 40, 60, &rng, &d);
     printf("callers%s: %zu masks compared, %zu differences, %zu caller classes\n",
            full ? " (table full)" : "", d.masks, d.differences, mk->n_pairs);
     assert_true(d.masks > 1000);
@@ -321,12 +321,7 @@ static void test_fill_kept_drops(void **state) {
   assert_int_equal(pd_grammar_compile_gbnf(gbnf, strlen(gbnf), v, NULL, &g, NULL), PD_OK);
   pdt_diff d = {0};
   uint64_t rng = 7;
-  for (int w = 0; w < 3; w++) {
-    pd_matcher *m = NULL;
-    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
-    assert_int_equal(pdt_diff_walk(m, v, 70, &rng, &d), PD_OK);
-    pd_matcher_free(m);
-  }
+  pdt__walks(g, v, 3, 70, &rng, &d);
   printf("kept drops: %zu masks compared, %zu differences, %zu bytes kept\n", d.masks,
          d.differences, g->masks->drop_bytes);
   assert_true(d.masks > 100);
