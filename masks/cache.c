@@ -33,9 +33,8 @@ struct pd_mask_set {
 /* The classes of every state of one grammar (cache.h). */
 struct pd_mask_snapshot {
   uint64_t hash;
-  uint8_t *key;     /* packed, as an entry's */
-  size_t key_len;   /* words */
-  size_t key_bytes; /* packed bytes */
+  uint32_t *key; /* whole: it is compared at every compile, where packed keys cost */
+  size_t key_len;
   uint32_t n_states;
   const pd_mask_class **cls;
 };
@@ -385,7 +384,7 @@ static size_t pd__snap_slot(const pd_mask_cache *c, uint64_t h, const uint32_t *
   for (;; i = (i + 1) & mask) {
     const pd_mask_snapshot *e = c->snaps[i];
     if (!e || (e->hash == h && e->key_len == n && e->n_states == n_states &&
-               pd__packed_eq(e->key, e->key_bytes, key, n)))
+               !memcmp(e->key, key, n * sizeof *key)))
       return i;
   }
 }
@@ -427,11 +426,7 @@ static bool pd__snap_grow(pd_mask_cache *c, const pd_allocator *a) {
 void pd_mask_cache_snapshot_put(pd_mask_cache *c, const pd_allocator *a, const uint32_t *key,
                                 size_t n, uint64_t h, uint32_t n_states,
                                 const pd_mask_class *const *cls) {
-  uint8_t *k = pd__malloc(a, 5 * n + 1), *fit;
-  if (!k) return;
-  size_t bytes = pd__pack(key, n, k);
-  if ((fit = pd__realloc(a, k, bytes + 1))) k = fit;
-  size_t cost = sizeof(pd_mask_snapshot) + bytes + (size_t)n_states * sizeof *cls;
+  size_t cost = sizeof(pd_mask_snapshot) + n * sizeof *key + (size_t)n_states * sizeof *cls;
   pthread_mutex_lock(&c->lock);
   pd_mask_snapshot *e = c->n_snaps ? c->snaps[pd__snap_slot(c, h, key, n, n_states)] : NULL;
   if (e) { /* merge: states the earlier compile did not need */
@@ -440,18 +435,19 @@ void pd_mask_cache_snapshot_put(pd_mask_cache *c, const pd_allocator *a, const u
   } else if (c->snap_bytes + cost <= c->max_snap_bytes &&
              ((c->n_snap_entries + 1) * 2 <= c->n_snaps || pd__snap_grow(c, a))) {
     e = pd__calloc(a, 1, sizeof *e);
-    const pd_mask_class **v = e ? pd__malloc(a, (n_states ? n_states : 1) * sizeof *v) : NULL;
+    uint32_t *k = e ? pd__malloc(a, (n ? n : 1) * sizeof *k) : NULL;
+    const pd_mask_class **v = k ? pd__malloc(a, (n_states ? n_states : 1) * sizeof *v) : NULL;
     if (v) {
+      memcpy(k, key, n * sizeof *k);
       memcpy(v, cls, n_states * sizeof *v);
-      *e = (pd_mask_snapshot){h, k, n, bytes, n_states, v};
-      k = NULL; /* the snapshot's now */
+      *e = (pd_mask_snapshot){h, k, n, n_states, v};
       c->snaps[pd__snap_slot(c, h, key, n, n_states)] = e;
       c->n_snap_entries++;
       c->snap_bytes += cost;
     } else {
+      pd__free(a, k);
       pd__free(a, e);
     }
   }
   pthread_mutex_unlock(&c->lock);
-  pd__free(a, k);
 }

@@ -111,7 +111,7 @@ pd_status pd_masks_class(pd_masks *mk, uint32_t s, const pd_mask_class **cls, pd
  * snapshot in the cache (equal keys, equal classes state by state). */
 static void pd__grammar_key(pd_masks *mk) {
   const pd_pda *p = &mk->g->pda;
-  size_t n = 4 + 11 * (size_t)p->n_rules + 6 * (size_t)p->n_states + 5 * (size_t)p->n_edges;
+  size_t n = 4 + 11 * (size_t)p->n_rules + 6 * (size_t)p->n_states + 3 * (size_t)p->n_edges;
   /* the vocabulary's allocator: a snapshot is an optional saving, so its
    * memory is the cache's, and a failure just goes without it */
   const pd_allocator *va = mk->g->vocab->alloc;
@@ -134,8 +134,8 @@ static void pd__grammar_key(pd_masks *mk) {
     i += 6;
   }
   for (uint32_t x = 0; x < p->n_edges; x++) {
-    /* small words: the cache keeps the key packed (cache.c) */
-    k[i++] = (uint32_t)e[x].kind | (uint32_t)e[x].neg << 2, k[i++] = e[x].lo, k[i++] = e[x].hi;
+    k[i++] = (uint32_t)e[x].kind | (uint32_t)e[x].neg << 8 | (uint32_t)e[x].lo << 16 |
+             (uint32_t)e[x].hi << 24;
     k[i++] = e[x].arg, k[i++] = e[x].to;
   }
   mk->gkey = k, mk->gkey_len = n, mk->ghash = pd_hash_words(k, n);
