@@ -209,6 +209,17 @@ const pd_mask_class *pd_mask_cache_find(pd_mask_cache *c, const uint32_t *key, s
   return found;
 }
 
+/* Moves old[0..n_old) into the empty table t[0..n) (n a power of two): the
+ * entries and the snapshots, pointers to records with a hash whose keys are
+ * distinct, so each takes the first empty slot from its hash. */
+#define PD__REHASH(t, n, old, n_old)                          \
+  for (size_t i_ = 0; i_ < (n_old); i_++) {                   \
+    if (!(old)[i_]) continue;                                 \
+    size_t j_ = (size_t)(old)[i_]->hash & ((n) - 1);          \
+    while ((t)[j_]) j_ = (j_ + 1) & ((n) - 1);                \
+    (t)[j_] = (old)[i_];                                      \
+  }
+
 /* Doubles the table (keeps the load under one half). Lock held. */
 static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
   size_t n = c->n_table ? c->n_table * 2 : 256;
@@ -217,12 +228,7 @@ static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
   size_t n_old = c->n_table;
   c->table = t;
   c->n_table = n;
-  for (size_t i = 0; i < n_old; i++) { /* keys are distinct: the first empty slot */
-    if (!old[i]) continue;
-    size_t j = (size_t)old[i]->hash & (n - 1);
-    while (t[j]) j = (j + 1) & (n - 1);
-    t[j] = old[i];
-  }
+  PD__REHASH(t, n, old, n_old);
   pd__free(a, old);
   return true;
 }
@@ -413,12 +419,7 @@ static bool pd__snap_grow(pd_mask_cache *c, const pd_allocator *a) {
   size_t n_old = c->n_snaps;
   c->snaps = t;
   c->n_snaps = n;
-  for (size_t i = 0; i < n_old; i++) { /* keys are distinct: the first empty slot */
-    if (!old[i]) continue;
-    size_t j = (size_t)old[i]->hash & (n - 1);
-    while (t[j]) j = (j + 1) & (n - 1);
-    t[j] = old[i];
-  }
+  PD__REHASH(t, n, old, n_old);
   pd__free(a, old);
   return true;
 }

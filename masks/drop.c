@@ -39,8 +39,8 @@ static int pd__ptr_cmp(const void *pa, const void *pb) {
   return (a > b) - (a < b);
 }
 
-void pd_drop_key_init(pd_drop_key *k, const pd_tokset **acc, size_t n_acc, const pd_tokset **cd,
-                      size_t n_cd) {
+void pd_masks_drop_key(pd_drop_key *k, const pd_tokset **acc, size_t n_acc,
+                       const pd_tokset **cd, size_t n_cd) {
   qsort(acc, n_acc, sizeof *acc, pd__ptr_cmp);
   qsort(cd, n_cd, sizeof *cd, pd__ptr_cmp);
   uint64_t h = (uint64_t)n_acc << 32 ^ n_cd;

@@ -302,7 +302,7 @@ static pd_status pd__kept_drop(pd_matcher *m, pd_masks *mk, const pd_tokset **ac
       acc[i--] = acc[--n_acc], acc[n_acc] = t, n_small++;
     }
   pd_drop_key key;
-  pd_drop_key_init(&key, acc, n_acc, cd, n_cd);
+  pd_masks_drop_key(&key, acc, n_acc, cd, n_cd);
   if (!pd_masks_drop_find(mk, &key, cand, c->pu.n_words)) {
     uint32_t *large = pd__malloc(m->alloc, c->u.n_words * sizeof *large);
     if (!large) return PD_ERR_NOMEM;

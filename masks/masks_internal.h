@@ -70,8 +70,8 @@ typedef struct pd_drop_key {
   size_t n_acc, n_cd;
   uint64_t hash;
 } pd_drop_key;
-void pd_drop_key_init(pd_drop_key *k, const pd_tokset **acc, size_t n_acc, const pd_tokset **cd,
-                      size_t n_cd);
+void pd_masks_drop_key(pd_drop_key *k, const pd_tokset **acc, size_t n_acc,
+                       const pd_tokset **cd, size_t n_cd);
 /* The candidates kept for k (the union of its cd sets less the tokens of its
  * accepted ones, as trie positions) into cand[0..n_words); false when none
  * are kept. Thread-safe. */
