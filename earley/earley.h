@@ -74,6 +74,12 @@ struct pd_matcher {
   uint32_t *stamp, *head;
   uint32_t gen;
   PD_ARRAY(uint32_t) chain;
+  /* once a state's chain in the row grows long (row.c), the row's items go
+   * to an open-addressing table of (state, origin) keys as well: hkey[i] is
+   * valid iff hstamp[i] == gen; 2^hbits slots, made on first use */
+  bool hashed;
+  uint64_t *hkey;
+  uint32_t *hstamp, hbits;
   struct pd_memo_scratch *key_scratch; /* masks/memo.c's, made by the first mask key */
   struct pd_earley_calls *calls;       /* calls.c's index of wide rows, made on first use */
 };

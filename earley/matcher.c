@@ -16,6 +16,8 @@ void pd_matcher_free(pd_matcher *m) {
   pd_array_free(a, &m->chain);
   pd__free(a, m->stamp);
   pd__free(a, m->head);
+  pd__free(a, m->hkey);
+  pd__free(a, m->hstamp);
   pd_memo_scratch_free(m->key_scratch, a);
   pd_earley_calls_free(m->calls, a);
   pd__free(a, m);

@@ -52,6 +52,12 @@ static void test_nullable_and_cycles(void **state) {
   pd_ir_free(&ir);
 }
 
+static int pdt_item_cmp(const void *a, const void *b) {
+  const pd_earley_item *x = a, *y = b;
+  return x->state != y->state ? (x->state > y->state ? 1 : -1)
+                              : (x->origin > y->origin) - (x->origin < y->origin);
+}
+
 /* root ::= root root | "a" (massively ambiguous) */
 static void test_ambiguity(void **state) {
   (void)state;
@@ -63,6 +69,23 @@ static void test_ambiguity(void **state) {
   char buf[200];
   memset(buf, 'a', sizeof buf);
   assert_int_equal(pdt_verdict(g, buf, sizeof buf), 2);
+  /* After n bytes the row holds, for every k < n, the end of a root over
+   * k..n and the item waiting for a second root after it, and the start
+   * predicted at n: 2n + 1 distinct items. Past 8 origins a state's items
+   * are deduplicated through a hash table instead of its chain (row.c). */
+  pd_matcher *m = NULL;
+  assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+  pd_earley_item row[2 * sizeof buf + 1];
+  for (size_t n = 1; n <= sizeof buf; n++) {
+    assert_int_equal(pd_earley_push_byte(m, 'a'), PD_OK);
+    size_t k;
+    const pd_earley_item *it = pd_earley_current(m, &k);
+    assert_int_equal(k, 2 * n + 1);
+    memcpy(row, it, k * sizeof *it);
+    qsort(row, k, sizeof *row, pdt_item_cmp);
+    for (size_t i = 1; i < k; i++) assert_true(pdt_item_cmp(&row[i - 1], &row[i]) < 0);
+  }
+  pd_matcher_free(m);
   buf[150] = 'b';
   assert_int_equal(pdt_verdict(g, buf, sizeof buf), 0);
   pd_grammar_free(g);
