@@ -105,7 +105,8 @@ pd_status pd_pda_nfa_merge_tails(pd_nfa *nfa, pd_error *err);
 /* Determinizes nfa as the states of rule (appended to b; fills b->rules[rule]). */
 pd_status pd_pda_dfa_build(pd_pda_builder *b, const pd_nfa *nfa, uint32_t rule, pd_error *err);
 
-/* Merges equivalent states of rule (the last rule appended to b). */
-pd_status pd_pda_minimize(pd_pda_builder *b, uint32_t rule, pd_error *err);
+/* Merges equivalent states of rule (the last rule appended to b), then
+ * adjacent byte ranges to the same state; with full false, only the ranges. */
+pd_status pd_pda_minimize(pd_pda_builder *b, uint32_t rule, bool full, pd_error *err);
 
 #endif

@@ -72,7 +72,7 @@ uint32_t pd_ir_rule_named(pd_ir *ir, const char *name, size_t len) {
     ir->oom = true;
     return PD_IR_NONE;
   }
-  pd_ir_rule r = {(uint32_t)ir->names.len, (uint32_t)len, PD_IR_NONE, 0};
+  pd_ir_rule r = {(uint32_t)ir->names.len, (uint32_t)len, PD_IR_NONE, 0, 0};
   memcpy(ir->names.data + ir->names.len, name, len);
   ir->names.len += len;
   ir->names.data[ir->names.len++] = '\0';
@@ -88,6 +88,10 @@ uint32_t pd_ir_rule_fresh(pd_ir *ir, const char *hint) {
     int n = snprintf(buf, sizeof buf, "%.64s-%zu", hint, k);
     if (pd_ir_rule_find(ir, buf, (size_t)n) == PD_IR_NONE) return pd_ir_rule_named(ir, buf, (size_t)n);
   }
+}
+
+void pd_ir_rule_flag(pd_ir *ir, uint32_t rule, uint32_t flags) {
+  if (rule != PD_IR_NONE) ir->rules.data[rule].flags |= flags;
 }
 
 void pd_ir_rule_define(pd_ir *ir, uint32_t rule, uint32_t body) {

@@ -175,10 +175,11 @@ static void pd__merge_ranges(pd_pda_builder *b, uint32_t start) {
   b->edges.len = w;
 }
 
-pd_status pd_pda_minimize(pd_pda_builder *b, uint32_t rule, pd_error *err) {
+pd_status pd_pda_minimize(pd_pda_builder *b, uint32_t rule, bool full, pd_error *err) {
   pd__min m = {.a = b->a, .b = b, .start = b->rules.data[rule].start};
   m.n = b->rules.data[rule].n_states;
-  if (m.n < 2) return PD_OK;
+  if (!full) pd__merge_ranges(b, m.start);
+  if (m.n < 2 || !full) return PD_OK;
   m.table_cap = 16;
   while (m.table_cap < 2 * (size_t)m.n) m.table_cap *= 2;
   m.cls = pd__calloc(m.a, m.n, sizeof *m.cls);

@@ -445,6 +445,7 @@ static pd_status pd__member_set(pd__obj *o, uint32_t key, uint32_t name, uint32_
   }
   uint32_t k[3] = {key, pd_sc_key_sep(o->sc), value}, rule = pd_ir_rule_fresh(ir, "om");
   pd_ir_rule_define(ir, rule, pd_ir_seq(ir, k, 3));
+  pd_ir_rule_flag(ir, rule, PD_IR_RULE_NO_MINIMIZE);
   *node = pd_ir_ref(ir, rule);
   return pd_sc_ir_status(o->sc);
 }

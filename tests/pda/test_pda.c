@@ -257,6 +257,36 @@ static void test_inline(void **state) {
   pd_ir_free(&ir);
 }
 
+/* root ::= "a" "x"* | "b" "x"*, minimized (2 states: the start and the loop)
+ * or, flagged PD_IR_RULE_NO_MINIMIZE, left as built (5); the same language. */
+static pd_grammar *pdt_two_loops(bool flag) {
+  pd_ir ir;
+  pd_ir_init(&ir, NULL);
+  uint32_t x1 = pd_ir_repeat(&ir, pdt_lit(&ir, "x"), 0, PD_IR_INF);
+  uint32_t x2 = pd_ir_repeat(&ir, pdt_lit(&ir, "x"), 0, PD_IR_INF);
+  pdt_def(&ir, "root", pd_ir_alt2(&ir, pd_ir_seq2(&ir, pdt_lit(&ir, "a"), x1),
+                                  pd_ir_seq2(&ir, pdt_lit(&ir, "b"), x2)));
+  if (flag) pd_ir_rule_flag(&ir, pd_ir_rule_find(&ir, "root", 4), PD_IR_RULE_NO_MINIMIZE);
+  pd_grammar *g = pdt_compile(&ir, NULL);
+  pd_ir_free(&ir);
+  return g;
+}
+
+static void test_no_minimize(void **state) {
+  (void)state;
+  static const char *const in[] = {"a", "b", "axxx", "bx"}, *const out[] = {"x", "ab", "axa", "c"};
+  for (int flag = 0; flag < 2; flag++) {
+    pd_grammar *g = pdt_two_loops(flag);
+    assert_int_equal(pd_pda_rules(&g->pda)[g->pda.root].n_states, flag ? 5 : 2);
+    for (size_t i = 0; i < 4; i++) {
+      assert_int_equal(PDT_V(g, in[i]), 2);
+      assert_int_equal(PDT_V(g, out[i]), 0);
+    }
+    assert_int_equal(PDT_V(g, ""), 1);
+    pd_grammar_free(g);
+  }
+}
+
 /* Rule automata reused across grammars over one vocab (pda/rule_cache.h): a
  * rule whose body was built for an earlier grammar must keep its own callees,
  * found through the slots of the key, and its calls sorted by callee even when
@@ -352,7 +382,7 @@ int main(void) {
       cmocka_unit_test(test_repeat_chain),    cmocka_unit_test(test_pruning),
       cmocka_unit_test(test_limits),          cmocka_unit_test(test_dump),
       cmocka_unit_test(test_inline),          cmocka_unit_test(test_rule_cache),
-      cmocka_unit_test(test_alloc_failure),
+      cmocka_unit_test(test_alloc_failure),   cmocka_unit_test(test_no_minimize),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
