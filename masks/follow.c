@@ -16,8 +16,14 @@ static bool pd__or8(uint32_t *dst, const uint32_t *src) {
   return changed;
 }
 
+/* Sets bits lo..hi a word at a time (a JSON character's ranges span a hundred
+ * bytes, and setting them one by one was a third of this file's time). */
 static void pd__range(uint32_t *set, unsigned lo, unsigned hi) {
-  for (unsigned b = lo; b <= hi; b++) set[b / 32] |= 1u << (b % 32);
+  for (unsigned w = lo / 32; w <= hi / 32; w++) {
+    uint32_t from = w == lo / 32 ? ~0u << (lo % 32) : ~0u;
+    uint32_t to = w == hi / 32 ? ~0u >> (31 - hi % 32) : ~0u;
+    set[w] |= from & to;
+  }
 }
 
 /* nullable_to_end[s]: s reaches a final state of its rule consuming nothing. */
