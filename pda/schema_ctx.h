@@ -73,6 +73,10 @@ typedef struct pd_sc {
   uint32_t depth;         /* compile recursion depth */
   uint32_t ws_rule, value_rule, string_rule, number_rule, jchar_rule; /* shared, lazily made */
   uint32_t host_rule; /* format hostname, lazily made */
+  /* the spellings of each ASCII character (node + 1, 0 = not made yet): the
+   * names of an object's members are spelled character by character, raw or
+   * escaped, and making the same escapes again was 3% of the time to first mask */
+  uint32_t spelled_ascii[128];
   bool int_no_frac;   /* draft-04 "$schema": an integer is written without a fraction */
   bool ref_alone;     /* draft-04/06/07 "$schema": "$ref" ignores its sibling keywords */
   uint32_t n_parsed;  /* nodes of the parsed schema; later ones are derived */

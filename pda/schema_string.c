@@ -172,8 +172,10 @@ static uint32_t pd__decode(const uint8_t *s, size_t n, size_t *k) {
 }
 
 static uint32_t pd__one(pd_sc *sc, uint32_t c) {
-  uint32_t p[2] = {c, c};
-  return pd_sc_jchar(&sc->ir, p, 1, NULL);
+  if (c < 128 && sc->spelled_ascii[c]) return sc->spelled_ascii[c] - 1;
+  uint32_t p[2] = {c, c}, node = pd_sc_jchar(&sc->ir, p, 1, NULL);
+  if (c < 128 && node != PD_IR_NONE) sc->spelled_ascii[c] = node + 1;
+  return node;
 }
 
 /* Every encoding of the string value s[0..len), without the quotes. */
