@@ -45,6 +45,7 @@ typedef struct pd_nfa {
    * the product reads bytes only (the regex front end shares parts of a
    * pattern through rules of its own); a cycle ends at the nesting bound */
   bool copy_all;
+  bool keep_tails; /* no pd_pda_nfa_merge_tails: a rule flagged PD_IR_RULE_NO_MINIMIZE */
 } pd_nfa;
 
 /* The automata of the whole grammar while they are built. */

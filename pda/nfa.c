@@ -277,7 +277,7 @@ pd_status pd_pda_nfa_build(pd_nfa *nfa, const pd_ir *w, uint32_t body, pd_error 
   if (s) return s;
   if (nfa->n_states > nfa->max_states) return pd__nomem_or_limit(nfa, err);
   if ((s = pd__index(nfa, err))) return s;
-  return pd_pda_nfa_merge_tails(nfa, err);
+  return nfa->keep_tails ? PD_OK : pd_pda_nfa_merge_tails(nfa, err);
 }
 
 void pd_pda_nfa_free(pd_nfa *nfa) {

@@ -357,6 +357,8 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own,
       break;
     }
     size_t n_states = b->states.len, n_edges = b->edges.len;
+    bool full = !(w->rules.data[r].flags & PD_IR_RULE_NO_MINIMIZE);
+    nfa.keep_tails = !full;
     s = pd_pda_nfa_build(&nfa, w, body, err);
     if (!s) s = pd_pda_dfa_build(b, &nfa, r, err);
     if (s == PD_ERR_LIMIT && nfa.inl) {
@@ -369,7 +371,7 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own,
     } else if (!s && inl) {
       ready[r] = 1; /* built with the plan: a reference may copy it (nfa.c) */
     }
-    if (!s) s = pd_pda_minimize(b, r, !(w->rules.data[r].flags & PD_IR_RULE_NO_MINIMIZE), err);
+    if (!s) s = pd_pda_minimize(b, r, full, err);
     if (!s && cache && ready[r]) pd_rule_cache_put(cache, &key, b, r);
   }
   pd_rule_key_free(&key, b->a);
