@@ -6,6 +6,7 @@
 #include "base/alloc.h"
 #include "base/bits.h"
 #include "base/error.h"
+#include "base/rehash.h"
 #include "masks/vocab.h"
 
 /* One cached classification: the key (a state's local language, classify.h)
@@ -209,17 +210,6 @@ const pd_mask_class *pd_mask_cache_find(pd_mask_cache *c, const uint32_t *key, s
   return found;
 }
 
-/* Moves old[0..n_old) into the empty table t[0..n) (n a power of two): the
- * entries and the snapshots, pointers to records with a hash whose keys are
- * distinct, so each takes the first empty slot from its hash. */
-#define PD__REHASH(t, n, old, n_old)                          \
-  for (size_t i_ = 0; i_ < (n_old); i_++) {                   \
-    if (!(old)[i_]) continue;                                 \
-    size_t j_ = (size_t)(old)[i_]->hash & ((n) - 1);          \
-    while ((t)[j_]) j_ = (j_ + 1) & ((n) - 1);                \
-    (t)[j_] = (old)[i_];                                      \
-  }
-
 /* Doubles the table (keeps the load under one half). Lock held. */
 static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
   size_t n = c->n_table ? c->n_table * 2 : 256;
@@ -228,7 +218,7 @@ static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
   size_t n_old = c->n_table;
   c->table = t;
   c->n_table = n;
-  PD__REHASH(t, n, old, n_old);
+  PD_REHASH(t, n, old, n_old);
   pd__free(a, old);
   return true;
 }
@@ -281,12 +271,7 @@ static bool pd__sets_room(pd_mask_cache *c, const pd_allocator *a) {
   if (!t) return false;
   size_t n_old = c->n_sets;
   c->sets = t, c->n_sets = n;
-  for (size_t i = 0; i < n_old; i++) {
-    if (!old[i].data) continue;
-    size_t j = (size_t)old[i].hash & (n - 1);
-    while (t[j].data) j = (j + 1) & (n - 1);
-    t[j] = old[i];
-  }
+  PD_REHASH_BY(t, n, old, n_old, data);
   pd__free(a, old);
   return true;
 }
@@ -419,7 +404,7 @@ static bool pd__snap_grow(pd_mask_cache *c, const pd_allocator *a) {
   size_t n_old = c->n_snaps;
   c->snaps = t;
   c->n_snaps = n;
-  PD__REHASH(t, n, old, n_old);
+  PD_REHASH(t, n, old, n_old);
   pd__free(a, old);
   return true;
 }

@@ -16,6 +16,7 @@
 
 #include "base/alloc.h"
 #include "base/bits.h"
+#include "base/rehash.h"
 #include "masks/masks_internal.h"
 #include "pda/grammar.h"
 
@@ -85,12 +86,7 @@ static bool pd__drop_room(pd_masks *mk) {
   struct pd_drop_table *t = pd__calloc(mk->g->alloc, 1, cost);
   if (!t) return false;
   t->n = n;
-  for (size_t i = 0; old && i < old->n; i++) {
-    if (!old->slot[i].sets) continue;
-    size_t j = (size_t)old->slot[i].hash & (n - 1);
-    while (t->slot[j].sets) j = (j + 1) & (n - 1);
-    t->slot[j] = old->slot[i];
-  }
+  if (old) PD_REHASH_BY(t->slot, n, old->slot, old->n, sets);
   t->used = old ? old->used : 0;
   if (old) mk->drop_bytes -= sizeof *old + old->n * sizeof *old->slot;
   pd__free(mk->g->alloc, old);

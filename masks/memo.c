@@ -7,6 +7,7 @@
 #include "base/alloc.h"
 #include "base/bits.h"
 #include "base/error.h"
+#include "base/rehash.h"
 #include "earley/earley.h"
 
 #define PD__MAX_ROWS 256u /* distinct rows / (row, rule) pairs in a key */
@@ -371,9 +372,7 @@ static bool pd__grow(pd_memo *mo, const pd_allocator *a) {
   pd_memo_entries *t = pd__calloc(a, 1, cost);
   if (!t) return false;
   t->n = n, t->older = old;
-  for (size_t i = 0; old && i < old->n; i++)
-    if (old->slot[i]) t->slot[pd__slot(t, old->slot[i]->hash, old->slot[i]->key, old->slot[i]->n)] =
-                          old->slot[i];
+  if (old) PD_REHASH(t->slot, n, old->slot, old->n);
   __atomic_store_n(&mo->table, t, __ATOMIC_RELEASE);
   mo->bytes += cost;
   return true;
