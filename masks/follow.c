@@ -42,41 +42,110 @@ static void pd__nullable_to_end(const pd_pda *p, uint8_t *ne) {
   }
 }
 
-static void pd__first(const pd_pda *p, uint32_t *first) {
+/* The dependencies of a union system as lists: dst[off[x] .. off[x + 1]) are
+ * the sets that take in set x. Each fixed point below then redoes only what a
+ * change reaches, where a pass over every state took 3-4 rounds (a pass per
+ * link of a chain of calls numbered against the pass). */
+typedef struct pd__deps {
+  uint32_t *off, *dst, *stack;
+  uint8_t *queued;
+} pd__deps;
+
+static void pd__deps_free(const pd_allocator *a, pd__deps *d) {
+  pd__free(a, d->off);
+  pd__free(a, d->dst);
+  pd__free(a, d->stack);
+  pd__free(a, d->queued);
+}
+
+/* Call edges of p, visited as (s, e): what both systems are made of. */
+#define PD__CALLS(p, s, e)                                                         \
+  for (uint32_t s = 0; s < (p)->n_states; s++)                                     \
+    for (const pd_pda_edge *e = pd_pda_edges(p) + pd_pda_states(p)[s].edges +     \
+                                pd_pda_states(p)[s].n_byte,                        \
+                           *e##_end = e + pd_pda_states(p)[s].n_call;              \
+         e < e##_end; e++)
+
+/* The dependencies of one system, from the call edges s -C-> t: for first
+ * (n = states) start(C) -> s, and t -> s when C is nullable; for follow
+ * (n = rules) rule(s) -> C when t ends its rule without input. One pass
+ * counts them per source, a second fills the lists. */
+static bool pd__deps_make(const pd_pda *p, const uint8_t *ne, bool follow, uint32_t n,
+                          const pd_allocator *a, pd__deps *d) {
   const pd_pda_state *st = pd_pda_states(p);
-  const pd_pda_edge *ed = pd_pda_edges(p);
   const pd_pda_rule *ru = pd_pda_rules(p);
-  for (uint32_t s = 0; s < p->n_states; s++)
-    for (uint32_t i = 0; i < st[s].n_byte; i++)
-      pd__range(first + 8 * (size_t)s, ed[st[s].edges + i].lo, ed[st[s].edges + i].hi);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t s = 0; s < p->n_states; s++) {
-      const pd_pda_edge *e = ed + st[s].edges + st[s].n_byte;
-      for (uint32_t c = 0; c < st[s].n_call; c++) {
-        changed |= pd__or8(first + 8 * (size_t)s, first + 8 * (size_t)ru[e[c].arg].start);
-        if (ru[e[c].arg].flags & PD_RULE_NULLABLE)
-          changed |= pd__or8(first + 8 * (size_t)s, first + 8 * (size_t)e[c].to);
+  size_t m = 0;
+  d->off = pd__calloc(a, (size_t)n + 2, sizeof *d->off);
+  d->stack = pd__malloc(a, ((size_t)n + 1) * sizeof *d->stack);
+  d->queued = pd__calloc(a, (size_t)n + 1, 1);
+  if (!d->off || !d->stack || !d->queued) return false;
+  for (int fill = 0; fill < 2; fill++) {
+    PD__CALLS(p, s, e) {
+      uint32_t x[2], y[2], k = 0;
+      if (!follow) {
+        x[k] = ru[e->arg].start, y[k++] = s;
+        if (ru[e->arg].flags & PD_RULE_NULLABLE) x[k] = e->to, y[k++] = s;
+      } else if (ne[e->to]) {
+        x[k] = st[s].rule, y[k++] = e->arg;
       }
+      for (uint32_t i = 0; i < k; i++) {
+        if (fill)
+          d->dst[d->off[x[i] + 1]++] = y[i];
+        else
+          d->off[x[i] + 2]++, m++;
+      }
+    }
+    if (!fill) {
+      for (uint32_t x = 0; x < n; x++) d->off[x + 2] += d->off[x + 1];
+      d->dst = pd__malloc(a, (m ? m : 1) * sizeof *d->dst);
+      if (!d->dst) return false;
+    }
+  }
+  return true;
+}
+
+/* Least fixed point of set[y] |= set[x] over the dependencies, from every set
+ * as it is now (8 words each). Sets are first taken in id order, or its
+ * reverse (down): callees mostly come after their callers, and taking a
+ * source before what depends on it saves the second visit. */
+static void pd__propagate(pd__deps *d, uint32_t n, bool down, uint32_t *set) {
+  uint32_t top = 0;
+  for (uint32_t i = n; i-- > 0;) {
+    uint32_t x = down ? n - 1 - i : i;
+    d->stack[top++] = x, d->queued[x] = 1;
+  }
+  while (top) {
+    uint32_t x = d->stack[--top];
+    d->queued[x] = 0;
+    for (uint32_t k = d->off[x]; k < d->off[x + 1]; k++) {
+      uint32_t y = d->dst[k];
+      if (pd__or8(set + 8 * (size_t)y, set + 8 * (size_t)x) && !d->queued[y])
+        d->stack[top++] = y, d->queued[y] = 1;
     }
   }
 }
 
-static void pd__follow(const pd_pda *p, const uint32_t *first, const uint8_t *ne,
-                       uint32_t *follow) {
+static bool pd__first(const pd_pda *p, const pd_allocator *a, uint32_t *first) {
   const pd_pda_state *st = pd_pda_states(p);
   const pd_pda_edge *ed = pd_pda_edges(p);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t s = 0; s < p->n_states; s++) {
-      const pd_pda_edge *e = ed + st[s].edges + st[s].n_byte;
-      for (uint32_t c = 0; c < st[s].n_call; c++) {
-        uint32_t *f = follow + 8 * (size_t)e[c].arg;
-        changed |= pd__or8(f, first + 8 * (size_t)e[c].to);
-        if (ne[e[c].to]) changed |= pd__or8(f, follow + 8 * (size_t)st[s].rule);
-      }
-    }
-  }
+  for (uint32_t s = 0; s < p->n_states; s++)
+    for (uint32_t i = 0; i < st[s].n_byte; i++)
+      pd__range(first + 8 * (size_t)s, ed[st[s].edges + i].lo, ed[st[s].edges + i].hi);
+  pd__deps d = {0};
+  bool ok = pd__deps_make(p, NULL, false, p->n_states, a, &d);
+  if (ok) pd__propagate(&d, p->n_states, true, first);
+  pd__deps_free(a, &d);
+  return ok;
+}
+
+static bool pd__follow(const pd_pda *p, const pd_allocator *a, const uint32_t *first,
+                       const uint8_t *ne, uint32_t *follow) {
+  PD__CALLS(p, s, e) pd__or8(follow + 8 * (size_t)e->arg, first + 8 * (size_t)e->to);
+  pd__deps d = {0};
+  bool ok = pd__deps_make(p, ne, true, p->n_rules, a, &d);
+  if (ok) pd__propagate(&d, p->n_rules, false, follow);
+  pd__deps_free(a, &d);
+  return ok;
 }
 
 pd_status pd_follow_build(const pd_pda *p, const pd_allocator *a, uint32_t **out, pd_error *err) {
@@ -96,9 +165,11 @@ pd_status pd_follow_build(const pd_pda *p, const pd_allocator *a, uint32_t **out
     return pd__nomem(err);
   }
   pd__nullable_to_end(p, ne);
-  pd__first(p, first);
-  pd__follow(p, first, ne, *out);
+  bool ok = pd__first(p, a, first) && pd__follow(p, a, first, ne, *out);
   pd__free(a, first);
   pd__free(a, ne);
-  return PD_OK;
+  if (ok) return PD_OK;
+  pd__free(a, *out);
+  *out = NULL;
+  return pd__nomem(err);
 }

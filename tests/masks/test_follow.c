@@ -1,0 +1,168 @@
+/* test_follow.c - FOLLOW1 sets (follow.h) equal their definition solved the
+ * plain way, a pass over every state until nothing changes, on random
+ * grammars, GBNF with deep call chains and wide JSON Schemas; and a failed
+ * allocation fails the build cleanly. */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../earley/reference.h"
+#include "base/alloc.h"
+#include "masks/follow.h"
+#include "pda/grammar.h"
+
+static bool pdt__or8(uint32_t *dst, const uint32_t *src) {
+  bool changed = false;
+  for (int i = 0; i < 8; i++) {
+    changed |= (dst[i] | src[i]) != dst[i];
+    dst[i] |= src[i];
+  }
+  return changed;
+}
+
+/* follow.h's equations, iterated over every state until they hold. */
+static uint32_t *pdt__reference(const pd_pda *p) {
+  const pd_pda_state *st = pd_pda_states(p);
+  const pd_pda_edge *ed = pd_pda_edges(p);
+  const pd_pda_rule *ru = pd_pda_rules(p);
+  uint32_t n = p->n_states;
+  uint32_t *first = calloc((size_t)n * 8 + 8, 4), *follow = calloc((size_t)p->n_rules * 8 + 8, 4);
+  uint8_t *ne = calloc(n + 1, 1);
+  assert_non_null(first), assert_non_null(follow), assert_non_null(ne);
+  for (uint32_t s = 0; s < n; s++) {
+    ne[s] = (st[s].flags & PD_STATE_FINAL) != 0;
+    for (uint32_t i = 0; i < st[s].n_byte; i++)
+      for (unsigned b = ed[st[s].edges + i].lo; b <= ed[st[s].edges + i].hi; b++)
+        first[8 * s + b / 32] |= 1u << (b % 32);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t s = 0; s < n; s++)
+      for (uint32_t c = 0; c < st[s].n_call; c++) {
+        const pd_pda_edge *e = &ed[st[s].edges + st[s].n_byte + c];
+        bool nullable = ru[e->arg].flags & PD_RULE_NULLABLE;
+        if (nullable && ne[e->to] && !ne[s]) ne[s] = 1, changed = true;
+        changed |= pdt__or8(first + 8 * s, first + 8 * ru[e->arg].start);
+        if (nullable) changed |= pdt__or8(first + 8 * s, first + 8 * e->to);
+        changed |= pdt__or8(follow + 8 * e->arg, first + 8 * e->to);
+        if (ne[e->to]) changed |= pdt__or8(follow + 8 * e->arg, follow + 8 * st[s].rule);
+      }
+  }
+  free(first);
+  free(ne);
+  return follow;
+}
+
+static void pdt__check(const pd_grammar *g) {
+  uint32_t *got = NULL, *want = pdt__reference(&g->pda);
+  assert_int_equal(pd_follow_build(&g->pda, pd_default_allocator(), &got, NULL), PD_OK);
+  for (uint32_t r = 0; r < g->pda.n_rules; r++)
+    for (int w = 0; w < 8; w++)
+      if (got[8 * r + w] != want[8 * r + w])
+        fail_msg("rule %s word %d: %08x, want %08x", pd_pda_rule_name(&g->pda, r), w,
+                 got[8 * r + w], want[8 * r + w]);
+  pd__free(pd_default_allocator(), got);
+  free(want);
+}
+
+static void test_random(void **state) {
+  (void)state;
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  int built = 0;
+  for (int seed = 0; seed < 600; seed++) {
+    uint8_t data[96];
+    for (size_t i = 0; i < sizeof data; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      data[i] = (uint8_t)x;
+    }
+    pd_ir ir;
+    pd_ir_init(&ir, NULL);
+    pdr_generate(&ir, data, sizeof data);
+    pd_grammar *g = NULL;
+    if (pd_grammar_from_ir(&ir, NULL, NULL, &g, NULL) == PD_OK) pdt__check(g), built++;
+    pd_grammar_free(g);
+    pd_ir_free(&ir);
+  }
+  assert_true(built > 300);
+}
+
+/* Chains of calls numbered both ways, nullable links, left and right
+ * recursion: where a pass in one order needs a round per link. */
+static void test_chains(void **state) {
+  (void)state;
+  char text[8192], *w = text;
+  w += sprintf(w, "root ::= up0 \"!\" | down0 | \"(\" root \")\" | root \"+\" | ");
+  w += sprintf(w, "\"z\"\n");
+  for (int i = 0; i < 40; i++) {
+    w += sprintf(w, "up%d ::= up%d \"u%c\" | \"\"\n", i, i + 1, 'a' + i % 26);
+    w += sprintf(w, "down%d ::= \"d\" down%d? \"%c\"\n", i, i + 1, 'A' + i % 26);
+  }
+  w += sprintf(w, "up40 ::= \"e\" | \"\"\ndown40 ::= [0-9]* \"end\"\n");
+  pd_grammar *g = NULL;
+  pd_error err;
+  if (pd_grammar_compile_gbnf(text, strlen(text), NULL, NULL, &g, &err) != PD_OK)
+    fail_msg("%s", err.message);
+  pdt__check(g);
+  pd_grammar_free(g);
+}
+
+/* Objects in any order: thousands of rules calling each other. */
+static void test_schemas(void **state) {
+  (void)state;
+  const char *schemas[] = {
+      "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":"
+      "\"string\",\"maxLength\":40},\"c\":{\"type\":\"array\",\"items\":{\"$ref\":\"#\"}},"
+      "\"d\":{},\"e\":{\"enum\":[1,\"x\",null]},\"f\":{\"type\":\"boolean\"},\"g\":{},\"h\":{}},"
+      "\"required\":[\"a\",\"c\"]}",
+      "{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"k\":{\"type\":"
+      "\"number\",\"minimum\":-3},\"v\":{\"type\":[\"string\",\"null\"]}},"
+      "\"additionalProperties\":{\"type\":\"integer\"},\"minProperties\":1,\"maxProperties\":4}}",
+  };
+  for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; i++)
+    for (int order = 0; order < 2; order++) {
+      pd_grammar_options o = {.any_order = order};
+      pd_grammar *g = NULL;
+      pd_error err;
+      if (pd_grammar_compile_json_schema(schemas[i], strlen(schemas[i]), NULL, &o, &g, &err))
+        fail_msg("schema %zu: %s", i, err.message);
+      pdt__check(g);
+      pd_grammar_free(g);
+    }
+}
+
+/* Every allocation of the build failed in turn: PD_ERR_NOMEM, nothing held. */
+static void test_nomem(void **state) {
+  (void)state;
+  const char *text = "root ::= a b? \"x\"\na ::= \"y\" a | \"\"\nb ::= a \"z\"\n";
+  pd_grammar *g = NULL;
+  assert_int_equal(pd_grammar_compile_gbnf(text, strlen(text), NULL, NULL, &g, NULL), PD_OK);
+  bool succeeded = false;
+  for (long n = 1; !succeeded && n < 100; n++) {
+    uint32_t *out = NULL;
+    pd_error err;
+    pdt_alloc_reset(n);
+    pd_status st = pd_follow_build(&g->pda, &pdt_allocator, &out, &err);
+    if (st == PD_OK) {
+      succeeded = true;
+      pd__free(&pdt_allocator, out);
+    } else {
+      assert_int_equal(st, PD_ERR_NOMEM);
+      assert_null(out);
+    }
+    assert_int_equal(pdt_alloc.live, 0);
+  }
+  assert_true(succeeded);
+  pdt_alloc_reset(0);
+  pd_grammar_free(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_random),
+      cmocka_unit_test(test_chains),
+      cmocka_unit_test(test_schemas),
+      cmocka_unit_test(test_nomem),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
