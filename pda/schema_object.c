@@ -585,20 +585,20 @@ static uint32_t pd__anyo_ref(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t
   return pd_ir_ref(&o->sc->ir, a->first + m * (a->cap + 1) + e);
 }
 
+/* T(m, e), its alternatives as one list: a chain of pairs was as deep as the
+ * property count, and every pass over the IR walks it once per rule. */
 static void pd__anyo_rule(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e) {
   pd_ir *ir = &o->sc->ir;
-  uint32_t n = pd__popcount(m) + e, acc = pd_ir_nothing(ir);
+  uint32_t n = pd__popcount(m) + e, alts[PD__ANY_ORDER_MAX + 2], k = 0;
   if ((m & a->req) == a->req && (pd__count_ok(o, n) || (e == a->cap && o->max == PD_IR_INF)))
-    acc = pd_ir_empty(ir);
+    alts[k++] = pd_ir_empty(ir);
   if (a->frees)
-    acc = pd_ir_alt2(
-        ir, acc, pd_ir_seq(ir, (uint32_t[]){a->sep, a->free, pd__anyo_ref(o, a, m, e + 1)}, 3));
+    alts[k++] = pd_ir_seq(ir, (uint32_t[]){a->sep, a->free, pd__anyo_ref(o, a, m, e + 1)}, 3);
   for (uint32_t p = 0; p < a->T; p++)
     if (!(m >> p & 1))
-      acc = pd_ir_alt2(
-          ir, acc,
-          pd_ir_seq(ir, (uint32_t[]){a->sep, a->elems[p], pd__anyo_ref(o, a, m | 1u << p, e)}, 3));
-  pd_ir_rule_define(ir, a->first + m * (a->cap + 1) + e, acc);
+      alts[k++] =
+          pd_ir_seq(ir, (uint32_t[]){a->sep, a->elems[p], pd__anyo_ref(o, a, m | 1u << p, e)}, 3);
+  pd_ir_rule_define(ir, a->first + m * (a->cap + 1) + e, pd_ir_alt(ir, alts, k));
 }
 
 static uint32_t pd__required_count(const pd__obj *o) {
