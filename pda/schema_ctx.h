@@ -57,6 +57,12 @@ typedef struct pd_sc_memo {
   uint32_t types, depth, rule;
 } pd_sc_memo;
 
+/* An embedded resource: a schema with an $id, and its absolute URI (without
+ * fragment) at uris[off .. off + len). */
+typedef struct pd_sc_resource {
+  uint32_t node, off, len;
+} pd_sc_resource;
+
 typedef struct pd_sc {
   pd_json_doc doc;
   pd_ir ir;
@@ -80,6 +86,10 @@ typedef struct pd_sc {
   bool int_no_frac;   /* draft-04 "$schema": an integer is written without a fraction */
   bool ref_alone;     /* draft-04/06/07 "$schema": "$ref" ignores its sibling keywords */
   uint32_t n_parsed;  /* nodes of the parsed schema; later ones are derived */
+  /* the document's resources, the root's first, made by the first $ref
+   * (schema_ref.c) */
+  PD_ARRAY(pd_sc_resource) res;
+  PD_ARRAY(char) uris;
 } pd_sc;
 
 /* A conj: entries sc->pool.data[off .. off+n) and the allowed types. */

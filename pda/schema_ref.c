@@ -1,12 +1,16 @@
-/* schema_ref.c - $ref targets inside the schema document: "#", JSON pointers
- * ("#/$defs/a", percent-encoded), plain-name anchors ("#foo" via $anchor or a
- * draft-06/07 "$id": "#foo"), and references to an embedded resource by its
- * $id (exact text or last path segment). Remote documents are not fetched:
- * such a $ref is a compile error naming it. */
+/* schema_ref.c - $ref targets inside the schema document. Every $id is
+ * resolved against the URI of the resource around it, and a $ref against the
+ * URI of its own resource (RFC 3986, uri.c); the result names an embedded
+ * resource exactly, and its fragment is empty, a JSON pointer ("#/$defs/a",
+ * percent-encoded) or a plain-name anchor ($anchor, $dynamicAnchor or a
+ * draft-06/07 "$id": "#foo") of that resource. Remote documents are not
+ * fetched: such a $ref is a compile error naming it. */
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "pda/schema_ctx.h"
+#include "pda/uri.h"
 
 static int pd__hex(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -72,45 +76,125 @@ static uint32_t pd__follow(pd_sc *sc, uint32_t at, const char *p, size_t n, char
   return at;
 }
 
-/* The nearest enclosing node (or s itself) carrying a string $id: the base of
- * fragment-only references; the document root when none. */
+/* The base URI of a document whose root has no $id. */
+#define PD__ROOT_BASE "pushdown:/schema.json"
+
+/* Node's $id when it names a resource: a string, not a draft-06/07 plain-name
+ * anchor ("#foo"), and not beside a $ref that stands alone (draft-07 and
+ * before ignore the siblings of $ref, $id among them). */
+static uint32_t pd__id(const pd_sc *sc, uint32_t node) {
+  if (pd_json_at(&sc->doc, node)->kind != PD_JSON_OBJECT) return PD_JSON_NONE;
+  uint32_t id = pd_json_get(&sc->doc, node, "$id");
+  if (id == PD_JSON_NONE || pd_json_at(&sc->doc, id)->kind != PD_JSON_STRING ||
+      pd_json_str(&sc->doc, id)[0] == '#')
+    return PD_JSON_NONE;
+  if (sc->ref_alone && pd_json_get(&sc->doc, node, "$ref") != PD_JSON_NONE) return PD_JSON_NONE;
+  return id;
+}
+
+/* The nearest enclosing node (or s itself) with an $id: the resource whose
+ * URI relative references in s resolve against; the document root when none. */
 static uint32_t pd__resource(pd_sc *sc, uint32_t s) {
-  for (uint32_t c = s; c != PD_JSON_NONE; c = pd_json_at(&sc->doc, c)->parent) {
-    uint32_t id = pd_json_get(&sc->doc, c, "$id");
-    if (id != PD_JSON_NONE && pd_json_at(&sc->doc, id)->kind == PD_JSON_STRING &&
-        pd_json_str(&sc->doc, id)[0] != '#')
-      return c;
-  }
+  for (uint32_t c = s; c != PD_JSON_NONE; c = pd_json_at(&sc->doc, c)->parent)
+    if (pd__id(sc, c) != PD_JSON_NONE) return c;
   return sc->doc.root;
 }
 
-/* A node whose keyword kw (a string) equals v[0..n), or whose $id ends with
- * "/" + v when by_suffix; inside resource `within` unless that is NONE. */
-static uint32_t pd__find(pd_sc *sc, const char *kw, const char *v, size_t n, bool by_suffix,
+static bool pd__key_in(const pd_sc *sc, uint32_t key, const char *const *list) {
+  for (; *list; list++)
+    if (pd_json_str_eq(&sc->doc, key, *list)) return true;
+  return false;
+}
+
+/* Adds resource node with URI base[0..bn) + the $id id resolved against it. */
+static pd_status pd__add(pd_sc *sc, uint32_t node, const char *base, size_t bn, uint32_t id) {
+  const pd_allocator *a = sc->ir.alloc;
+  const char *frag;
+  size_t fn, n = bn;
+  char *uri = id == PD_JSON_NONE ? NULL
+                                 : pd_uri_resolve(a, base, bn, pd_json_str(&sc->doc, id),
+                                                  pd_json_at(&sc->doc, id)->n, &frag, &fn);
+  if (uri) n = strlen(uri);
+  pd_sc_resource r = {node, (uint32_t)sc->uris.len, (uint32_t)n};
+  bool ok = (id == PD_JSON_NONE || uri) && pd_array_reserve(a, &sc->uris, n + 1) &&
+            pd_array_push(a, &sc->res, r);
+  if (ok) {
+    memcpy(sc->uris.data + sc->uris.len, uri ? uri : base, n);
+    sc->uris.len += n;
+  }
+  pd__free(a, uri);
+  return ok ? PD_OK : pd__nomem(sc->err);
+}
+
+/* The resource table: a walk from the root that resolves each $id against
+ * the URI of the resource around it. The values of const, enum, examples and
+ * default are data, and the members of properties, $defs and the like are
+ * schemas whatever their names, so neither is taken for a keyword. */
+static pd_status pd__resources(pd_sc *sc) {
+  static const char *const data[] = {"const", "enum", "examples", "default", NULL};
+  static const char *const maps[] = {"properties",       "patternProperties", "$defs",
+                                     "definitions",      "dependentSchemas",  "dependencies",
+                                     NULL};
+  enum { SCHEMA, MAP };
+  typedef struct {
+    uint32_t node, base, kind;
+  } frame;
+  const pd_allocator *a = sc->ir.alloc;
+  const char *rb = PD__ROOT_BASE;
+  pd_status st = pd__add(sc, sc->doc.root, rb, strlen(rb), pd__id(sc, sc->doc.root));
+  PD_ARRAY(frame) stack = {0};
+  if (!st && !pd_array_push(a, &stack, ((frame){sc->doc.root, 0, SCHEMA}))) st = pd__nomem(sc->err);
+  while (!st && stack.len) {
+    frame f = stack.data[--stack.len];
+    const pd_json_node *x = pd_json_at(&sc->doc, f.node);
+    uint32_t id = f.kind == SCHEMA && f.node != sc->doc.root ? pd__id(sc, f.node) : PD_JSON_NONE;
+    if (id != PD_JSON_NONE) {
+      const pd_sc_resource *b = &sc->res.data[f.base];
+      f.base = (uint32_t)sc->res.len;
+      if ((st = pd__add(sc, f.node, sc->uris.data + b->off, b->len, id))) break;
+    }
+    for (uint32_t i = 0; i < x->n && (x->kind == PD_JSON_OBJECT || x->kind == PD_JSON_ARRAY); i++) {
+      frame g = {PD_JSON_NONE, f.base, SCHEMA};
+      if (x->kind == PD_JSON_ARRAY) {
+        g.node = pd_json_elem(&sc->doc, f.node, i);
+      } else {
+        uint32_t key = pd_json_mkey(&sc->doc, f.node, i);
+        if (f.kind == SCHEMA && pd__key_in(sc, key, data)) continue;
+        g.node = pd_json_mval(&sc->doc, f.node, i);
+        g.kind = f.kind == SCHEMA && pd__key_in(sc, key, maps) ? MAP : SCHEMA;
+      }
+      if (!pd_array_push(a, &stack, g)) {
+        st = pd__nomem(sc->err);
+        break;
+      }
+    }
+  }
+  pd_array_free(a, &stack);
+  return st;
+}
+
+/* The index of resource node r in the table (the root's when r is none of them). */
+static uint32_t pd__res_of(const pd_sc *sc, uint32_t r) {
+  for (uint32_t i = 0; i < sc->res.len; i++)
+    if (sc->res.data[i].node == r) return i;
+  return 0;
+}
+
+/* A node inside resource `within` whose keyword kw (a string) equals
+ * prefix + v[0..n) (prefix: "" or "#"). */
+static uint32_t pd__find(pd_sc *sc, const char *kw, const char *prefix, const char *v, size_t n,
                          uint32_t within) {
-  for (uint32_t i = 0; i < sc->doc.nodes.len; i++) {
+  size_t pn = strlen(prefix);
+  for (uint32_t i = 0; i < sc->n_parsed; i++) {
     if (pd_json_at(&sc->doc, i)->kind != PD_JSON_OBJECT) continue;
-    if (within != PD_JSON_NONE && pd__resource(sc, i) != within) continue;
     uint32_t x = pd_json_get(&sc->doc, i, kw);
     if (x == PD_JSON_NONE || pd_json_at(&sc->doc, x)->kind != PD_JSON_STRING) continue;
     const char *s = pd_json_str(&sc->doc, x);
-    size_t m = pd_json_at(&sc->doc, x)->n;
-    if (m == n && memcmp(s, v, n) == 0) return i;
-    if (by_suffix && m > n && s[m - n - 1] == '/' && memcmp(s + m - n, v, n) == 0) return i;
+    if (pd_json_at(&sc->doc, x)->n == pn + n && !memcmp(s, prefix, pn) && !memcmp(s + pn, v, n) &&
+        pd__resource(sc, i) == within)
+      return i;
   }
   return PD_JSON_NONE;
-}
-
-/* The node a resource part (before '#') names, or NONE. */
-static uint32_t pd__by_id(pd_sc *sc, const char *r, size_t n) {
-  uint32_t t = pd__find(sc, "$id", r, n, false, PD_JSON_NONE);
-  if (t == PD_JSON_NONE) t = pd__find(sc, "$id", r, n, true, PD_JSON_NONE);
-  if (t == PD_JSON_NONE) { /* the last path segment of an absolute reference */
-    size_t k = n;
-    while (k > 0 && r[k - 1] != '/') k--;
-    if (k > 0 && k < n) t = pd__find(sc, "$id", r + k, n - k, false, PD_JSON_NONE);
-  }
-  return t;
 }
 
 bool pd_sc_ref_quiet(pd_sc *sc, uint32_t schema, uint32_t ref, bool dynamic, uint32_t *target) {
@@ -128,15 +212,24 @@ bool pd_sc_ref_quiet(pd_sc *sc, uint32_t schema, uint32_t ref, bool dynamic, uin
 pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *target) {
   if (pd_json_at(&sc->doc, ref)->kind != PD_JSON_STRING)
     return pd_sc_fail(sc, PD_ERR_SEMANTIC, ref, "'$ref' must be a string");
-  const char *r = pd_json_str(&sc->doc, ref);
-  size_t n = pd_json_at(&sc->doc, ref)->n, hash = 0;
-  while (hash < n && r[hash] != '#') hash++;
-  uint32_t base = hash == 0 ? pd__resource(sc, schema) : pd__by_id(sc, r, hash);
+  pd_status st;
+  if (!sc->res.len && (st = pd__resources(sc))) return st;
   *target = PD_JSON_NONE;
+  const pd_sc_resource *b = &sc->res.data[pd__res_of(sc, pd__resource(sc, schema))];
+  const char *frag;
+  size_t fn;
+  char *uri = pd_uri_resolve(sc->ir.alloc, sc->uris.data + b->off, b->len,
+                             pd_json_str(&sc->doc, ref), pd_json_at(&sc->doc, ref)->n, &frag, &fn);
+  if (!uri) return pd__nomem(sc->err);
+  size_t n = strlen(uri);
+  uint32_t base = PD_JSON_NONE, count = 0;
+  for (uint32_t i = 0; i < sc->res.len; i++)
+    if (sc->res.data[i].len == n && !memcmp(sc->uris.data + sc->res.data[i].off, uri, n))
+      base = base == PD_JSON_NONE ? sc->res.data[i].node : base, count++;
+  pd__free(sc->ir.alloc, uri);
+  if (count > 1) return pd_sc_fail(sc, PD_ERR_SEMANTIC, ref, "two schemas have the $id of this $ref");
   if (base == PD_JSON_NONE) /* lenient: dropped, *target stays NONE */
     return pd_sc_unsupported(sc, ref, "$ref", "remote reference (not fetched)");
-  const char *frag = r + hash + (hash < n);
-  size_t fn = hash < n ? n - hash - 1 : 0;
   uint32_t t = base;
   if (fn > 0 && frag[0] == '/') {
     char *buf = pd__malloc(sc->ir.alloc, fn + 1);
@@ -144,9 +237,9 @@ pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *
     t = pd__follow(sc, base, frag, fn, buf);
     pd__free(sc->ir.alloc, buf);
   } else if (fn > 0) {
-    t = pd__find(sc, "$anchor", frag, fn, false, base);
-    if (t == PD_JSON_NONE) t = pd__find(sc, "$dynamicAnchor", frag, fn, false, base);
-    if (t == PD_JSON_NONE) t = pd__find(sc, "$id", frag - 1, fn + 1, false, PD_JSON_NONE);
+    t = pd__find(sc, "$anchor", "", frag, fn, base);
+    if (t == PD_JSON_NONE) t = pd__find(sc, "$dynamicAnchor", "", frag, fn, base);
+    if (t == PD_JSON_NONE) t = pd__find(sc, "$id", "#", frag, fn, base);
   }
   if (t == PD_JSON_NONE) return pd_sc_fail(sc, PD_ERR_SEMANTIC, ref, "unresolved $ref");
   *target = t;

@@ -935,6 +935,67 @@ static void test_unique_items(void **state) {
               "uniqueItems");
 }
 
+/* $id and $ref resolve as URIs (RFC 3986): against the resource around them,
+ * exactly, never by a name's last segment. */
+static void test_ref_uris(void **state) {
+  (void)state;
+  /* relative $ids chain: nested/foo.json's "./bar.json" is nested/bar.json */
+  const char *chain =
+      "{\"$id\":\"https://e.x/a/base.json\",\"$ref\":\"nested/foo.json\",\"$defs\":{"
+      "\"foo\":{\"$id\":\"nested/foo.json\",\"$ref\":\"./bar.json\"},"
+      "\"bar\":{\"$id\":\"nested/bar.json\",\"type\":\"number\"},"
+      "\"decoy\":{\"$id\":\"bar.json\",\"type\":\"string\"}}}";
+  ACCEPT(chain, "5");
+  REJECT(chain, "\"a\"");
+  /* an absolute path replaces the base's whole path */
+  const char *abs = "{\"$id\":\"http://e.x/ref/absref.json\",\"$defs\":{"
+                    "\"a\":{\"$id\":\"http://e.x/ref/absref/foobar.json\",\"type\":\"number\"},"
+                    "\"b\":{\"$id\":\"http://e.x/absref/foobar.json\",\"type\":\"string\"}},"
+                    "\"$ref\":\"/absref/foobar.json\"}";
+  ACCEPT(abs, "\"a\"");
+  REJECT(abs, "1");
+  /* a pointer and an anchor inside an embedded resource, by its URI */
+  const char *emb = "{\"$id\":\"http://e.x/root.json\",\"allOf\":[{\"$ref\":\"item.json#/$defs/n\"},"
+                    "{\"$ref\":\"item.json#pos\"}],\"$defs\":{\"item\":{\"$id\":\"item.json\","
+                    "\"$defs\":{\"n\":{\"type\":\"integer\"},\"p\":{\"$anchor\":\"pos\","
+                    "\"minimum\":1}}}}}";
+  ACCEPT(emb, "3");
+  REJECT(emb, "0");
+  REJECT(emb, "1.5");
+  /* an anchor belongs to its resource: the root has no "pos" */
+  pdt_refused("{\"$id\":\"http://e.x/r.json\",\"$ref\":\"#pos\",\"$defs\":{\"i\":{\"$id\":"
+              "\"i.json\",\"$anchor\":\"pos\"}}}",
+              PD_ERR_SEMANTIC, "$ref");
+  /* the same last segment under another path is another document */
+  pdt_refused("{\"$id\":\"http://e.x/a/r.json\",\"$ref\":\"other.json\",\"$defs\":{\"o\":{\"$id\":"
+              "\"http://e.x/b/other.json\",\"type\":\"string\"}}}",
+              PD_ERR_UNSUPPORTED, "$ref");
+  /* an $id inside enum or const is data, not a resource */
+  pdt_refused("{\"$id\":\"http://e.x/r.json\",\"$ref\":\"d.json\",\"enum\":[{\"$id\":\"d.json\"}]}",
+              PD_ERR_UNSUPPORTED, "$ref");
+  /* a property named like a data keyword is still a schema */
+  const char *named = "{\"$id\":\"http://e.x/r.json\",\"properties\":{\"const\":{\"$id\":\"c.json\","
+                      "\"type\":\"integer\"}},\"$defs\":{\"x\":{\"$ref\":\"c.json\"}},"
+                      "\"additionalProperties\":{\"$ref\":\"c.json\"}}";
+  ACCEPT(named, "{\"z\":1}");
+  REJECT(named, "{\"z\":\"s\"}");
+  /* two resources with one URI: which one is meant is not known */
+  pdt_refused("{\"$id\":\"http://e.x/r.json\",\"$ref\":\"d.json\",\"$defs\":{\"a\":{\"$id\":\"d.json\"},"
+              "\"b\":{\"$id\":\"http://e.x/d.json\"}}}",
+              PD_ERR_SEMANTIC, "$ref");
+  /* draft-07: an $id beside $ref does not move the $ref's base */
+  const char *d7 = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+                   "\"$id\":\"http://e.x/r.json\",\"definitions\":{"
+                   "\"a\":{\"$id\":\"http://e.x/sub/\",\"$ref\":\"t.json\"},"
+                   "\"t\":{\"$id\":\"t.json\",\"type\":\"integer\"},"
+                   "\"u\":{\"$id\":\"sub/t.json\",\"type\":\"string\"}},\"$ref\":\"#/definitions/a\"}";
+  ACCEPT(d7, "1");
+  REJECT(d7, "\"s\"");
+  /* a document without $id: relative references resolve among its own */
+  ACCEPT("{\"$ref\":\"x.json\",\"$defs\":{\"x\":{\"$id\":\"x.json\",\"const\":2}}}", "2");
+  REJECT("{\"$ref\":\"x.json\",\"$defs\":{\"x\":{\"$id\":\"x.json\",\"const\":2}}}", "3");
+}
+
 static void test_dynamic_ref(void **state) {
   (void)state;
   /* one $dynamicAnchor of the name in the document: a plain $ref */
@@ -1225,7 +1286,7 @@ int main(void) {
       cmocka_unit_test(test_negation),      cmocka_unit_test(test_max_contains),
       cmocka_unit_test(test_dynamic_ref),   cmocka_unit_test(test_multiple_of),
       cmocka_unit_test(test_unique_items),   cmocka_unit_test(test_draft4_integers),
-      cmocka_unit_test(test_ref_siblings),
+      cmocka_unit_test(test_ref_siblings),  cmocka_unit_test(test_ref_uris),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
