@@ -2,8 +2,10 @@
  *
  *   pushdown check (--grammar FILE | --schema FILE | --regex PATTERN) [--prefix]
  *                  [--input FILE | --batch FILE] [--any-order] [--strict] [--lenient]
+ *                  [--schema-doc URI=FILE ...]
  *
- * The last three are the JSON Schema options of pd_grammar_options.
+ * The last four are the JSON Schema options of pd_grammar_options; each
+ * --schema-doc gives a document a $ref may name by URI.
  *
  * Prints `accept` (exit 0) or `reject at byte N` (exit 1); with --batch, one
  * verdict per line of FILE (each a JSON string) and exit 0; errors: exit 2. */
@@ -15,10 +17,14 @@
 #include "commands.h"
 #include "util.h"
 
+#define PD__MAX_DOCS 64
+
 typedef struct pd__check_args {
   const char *grammar, *schema, *regex, *input, *batch;
   bool prefix;
   pd_grammar_options opts;
+  const char *doc_args[PD__MAX_DOCS];
+  size_t n_docs;
 } pd__check_args;
 
 static int pd__check_parse(int argc, char **argv, pd__check_args *a) {
@@ -39,6 +45,10 @@ static int pd__check_parse(int argc, char **argv, pd__check_args *a) {
       a->opts.strict = true;
     } else if (!strcmp(o, "--lenient")) {
       a->opts.lenient = true;
+    } else if (!strcmp(o, "--schema-doc") && i + 1 < argc) {
+      if (a->n_docs == PD__MAX_DOCS || !strchr(argv[i + 1], '='))
+        return pd_cli_usage("check: --schema-doc takes URI=FILE, at most %d times", PD__MAX_DOCS);
+      a->doc_args[a->n_docs++] = argv[++i];
     } else if (!slot) {
       return pd_cli_usage("check: unknown argument '%s'", o);
     } else if (i + 1 >= argc) {
@@ -66,11 +76,31 @@ static int pd__check_compile(const pd__check_args *a, pd_grammar **g) {
   size_t len;
   char *text = pd_cli_read_file(path, &len);
   if (!text) return pd_cli_usage("cannot read '%s'", path);
-  if (a->grammar)
+  pd_schema_doc docs[PD__MAX_DOCS];
+  char *uris[PD__MAX_DOCS];
+  size_t n = 0;
+  int rc = 0;
+  for (; n < a->n_docs && !rc; n++) { /* URI=FILE */
+    const char *eq = strchr(a->doc_args[n], '=');
+    uris[n] = strndup(a->doc_args[n], (size_t)(eq - a->doc_args[n]));
+    docs[n] = (pd_schema_doc){uris[n], NULL, 0};
+    docs[n].json = pd_cli_read_file(eq + 1, &docs[n].len);
+    if (!uris[n] || !docs[n].json) rc = pd_cli_usage("cannot read '%s'", eq + 1);
+  }
+  pd_grammar_options o = a->opts;
+  o.schema_docs = docs, o.n_schema_docs = n;
+  if (rc)
+    s = PD_ERR_IO;
+  else if (a->grammar)
     s = pd_grammar_compile_gbnf(text, len, NULL, NULL, g, &err);
   else
-    s = pd_grammar_compile_json_schema(text, len, NULL, &a->opts, g, &err);
+    s = pd_grammar_compile_json_schema(text, len, NULL, &o, g, &err);
   free(text);
+  for (size_t i = 0; i < n; i++) {
+    free(uris[i]);
+    free((char *)docs[i].json);
+  }
+  if (rc) return rc;
   if (s && !err.message[0]) snprintf(err.message, sizeof err.message, "%s", pd_status_str(s));
   return s ? pd_cli_fail(path, &err) : 0;
 }

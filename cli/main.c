@@ -11,7 +11,8 @@ static const struct {
   const char *help;
 } pd__commands[] = {
     {"check", pd_cli_check,
-     "--grammar F | --schema F | --regex P [--prefix] [--input F | --batch F] [--any-order] [--strict] [--lenient]"},
+     "--grammar F | --schema F | --regex P [--prefix] [--input F | --batch F] [--any-order] [--strict] [--lenient]"
+     " [--schema-doc URI=F ...]"},
     {"mask", pd_cli_mask, "--grammar F --tokenizer T [--after-text F] [--vocab-size N]"},
     {"maskbench", pd_cli_maskbench,
      "DIR --tokenizer T [--grammar F] [--json] [--cpu-time] [--verbose] [--any-order] [--eager]"

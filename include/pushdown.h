@@ -154,6 +154,13 @@ typedef enum pd_ws_mode {
   PD_WS_FIXED         /* item_separator / key_separator / indent below */
 } pd_ws_mode;
 
+/* A JSON Schema document known by its URI (pd_grammar_options.schema_docs). */
+typedef struct pd_schema_doc {
+  const char *uri;  /* absolute, e.g. "https://example.com/defs.json" */
+  const char *json; /* the document's text */
+  size_t len;
+} pd_schema_doc;
+
 typedef struct pd_grammar_options {
   const pd_allocator *allocator; /* NULL = the vocab's, else default */
   /* resource limits; 0 = the documented default */
@@ -177,6 +184,11 @@ typedef struct pd_grammar_options {
                                   keeps the last value; each was checked), and an object
                                   with more than 12 required ones, or a minProperties above
                                   its required count, keeps the declared order */
+  /* documents a $ref may name by URI (nothing is fetched): each is parsed
+   * with the schema, its relative references resolve against uri (absolute),
+   * or its root's $id when it has one; borrowed for the call only */
+  const pd_schema_doc *schema_docs;
+  size_t n_schema_docs;
   pd_ws_mode ws_mode;
   uint32_t max_ws_run;         /* FLEXIBLE: longest whitespace run; 0 = unbounded */
   const char *item_separator;  /* FIXED, e.g. ", "; NULL = "," */

@@ -20,6 +20,7 @@ void pd_grammar_resolve_options(const pd_grammar_options *opts, pd_grammar_optio
   o.max_repeat = pd__or(o.max_repeat, PD_DEFAULT_MAX_REPEAT);
   /* borrowed strings must not outlive the call that passed them */
   o.item_separator = o.key_separator = o.gate_end = NULL;
+  o.schema_docs = NULL, o.n_schema_docs = 0;
   *out = o;
 }
 

@@ -328,6 +328,30 @@ uint32_t pd_json_add(pd_json_doc *doc, pd_json_kind kind, const void *bytes, siz
   return id;
 }
 
+uint32_t pd_json_graft(pd_json_doc *doc, const pd_json_doc *src) {
+  uint32_t nb = (uint32_t)doc->nodes.len, kb = (uint32_t)doc->kids.len;
+  uint32_t bb = (uint32_t)doc->bytes.len;
+  if (!pd_array_reserve(doc->alloc, &doc->nodes, src->nodes.len) ||
+      !pd_array_reserve(doc->alloc, &doc->kids, src->kids.len) ||
+      !pd_array_reserve(doc->alloc, &doc->bytes, src->bytes.len))
+    return PD_JSON_NONE;
+  for (size_t i = 0; i < src->nodes.len; i++) {
+    pd_json_node n = src->nodes.data[i];
+    /* an element's key is its index; a member's, the key's node */
+    if (n.parent != PD_JSON_NONE && src->nodes.data[n.parent].kind == PD_JSON_OBJECT &&
+        n.key != PD_JSON_NONE)
+      n.key += nb;
+    if (n.parent != PD_JSON_NONE) n.parent += nb;
+    if (n.kind == PD_JSON_STRING || n.kind == PD_JSON_NUMBER) n.off += bb;
+    if (n.kind == PD_JSON_ARRAY || n.kind == PD_JSON_OBJECT) n.off += kb;
+    doc->nodes.data[doc->nodes.len++] = n;
+  }
+  for (size_t i = 0; i < src->kids.len; i++) doc->kids.data[doc->kids.len++] = src->kids.data[i] + nb;
+  if (src->bytes.len) memcpy(doc->bytes.data + bb, src->bytes.data, src->bytes.len);
+  doc->bytes.len += src->bytes.len;
+  return src->root + nb;
+}
+
 void pd_json_free(pd_json_doc *doc) {
   pd_array_free(doc->alloc, &doc->nodes);
   pd_array_free(doc->alloc, &doc->kids);

@@ -54,6 +54,9 @@ typedef struct pd_json_doc {
 pd_status pd_json_parse(pd_json_doc *doc, const pd_allocator *alloc, const char *text, size_t len,
                         uint32_t max_depth, pd_error *err);
 void pd_json_free(pd_json_doc *doc);
+/* Appends every node of src to doc; src's root becomes a parentless node of
+ * doc, returned (PD_JSON_NONE when an allocation failed). */
+uint32_t pd_json_graft(pd_json_doc *doc, const pd_json_doc *src);
 /* Appends a node built by the caller (schemas the compiler derives): a
  * string or number (its bytes, the decoded string or the number's text,
  * copied), false, or an array / object of existing parentless

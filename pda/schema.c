@@ -110,6 +110,13 @@ pd_status pd_sc_fail(pd_sc *sc, pd_status code, uint32_t at, const char *fmt, ..
   va_end(ap);
   pd__pointer(sc, at, ptr, sizeof ptr);
   size_t pos = at == PD_JSON_NONE ? 0 : pd_json_at(&sc->doc, at)->pos;
+  if (at != PD_JSON_NONE && at >= sc->n_main && at < sc->n_parsed) { /* in a schema_docs[i] */
+    uint32_t top = at;
+    while (pd_json_at(&sc->doc, top)->parent != PD_JSON_NONE) top = pd_json_at(&sc->doc, top)->parent;
+    for (size_t i = 0; i < sc->doc_roots.len; i++)
+      if (sc->doc_roots.data[i] == top)
+        return pd__fail(sc->err, code, "%s at %s in %s", msg, ptr, sc->opts.schema_docs[i].uri);
+  }
   return pd__fail_at(sc->err, code, sc->text, pos, "%s at %s", msg, ptr);
 }
 
@@ -1147,6 +1154,7 @@ static void pd__sc_free(pd_sc *sc) {
   pd_array_free(a, &sc->negsch);
   pd_array_free(a, &sc->res);
   pd_array_free(a, &sc->uris);
+  pd_array_free(a, &sc->doc_roots);
   pd_json_free(&sc->doc);
 }
 
@@ -1167,6 +1175,36 @@ static pd_status pd__root(pd_sc *sc, bool has_doc, bool object_only) {
   return pd_sc_ir_status(sc);
 }
 
+/* Parses opts.schema_docs into sc->doc beside the schema. */
+static pd_status pd__docs(pd_sc *sc) {
+  for (size_t i = 0; i < sc->opts.n_schema_docs; i++) {
+    const pd_schema_doc *d = &sc->opts.schema_docs[i];
+    const char *u = d->uri;
+    size_t k = 0;
+    while (u && ((u[k] >= 'a' && u[k] <= 'z') || (u[k] >= 'A' && u[k] <= 'Z') ||
+                 (k && ((u[k] >= '0' && u[k] <= '9') || u[k] == '+' || u[k] == '-' || u[k] == '.'))))
+      k++;
+    if (!u || !k || u[k] != ':' || !d->json)
+      return pd__fail(sc->err, PD_ERR_ARG,
+                      "schema_docs[%zu]: needs an absolute uri (scheme:...) and its json", i);
+    pd_json_doc one = {.alloc = sc->ir.alloc, .root = PD_JSON_NONE};
+    pd_status st = pd_json_parse(&one, sc->ir.alloc, d->json, d->len, sc->opts.max_depth, sc->err);
+    if (st) {
+      if (sc->err) { /* the position is in that document, not the schema */
+        char msg[sizeof sc->err->message];
+        snprintf(msg, sizeof msg, "%s", sc->err->message);
+        pd__fail(sc->err, st, "schema_docs[%zu] (%s): %s", i, u, msg);
+      }
+      return st;
+    }
+    uint32_t root = pd_json_graft(&sc->doc, &one);
+    pd_json_free(&one);
+    if (root == PD_JSON_NONE || !pd_array_push(sc->ir.alloc, &sc->doc_roots, root))
+      return pd__nomem(sc->err);
+  }
+  return PD_OK;
+}
+
 pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
                           const pd_grammar_options *opts, pd_ir *ir, char **relaxed,
                           pd_error *err) {
@@ -1183,6 +1221,8 @@ pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
   *relaxed = NULL;
   pd_status st = PD_OK;
   if (json) st = pd_json_parse(&sc.doc, ir->alloc, json, len, sc.opts.max_depth, err);
+  sc.n_main = (uint32_t)sc.doc.nodes.len;
+  if (!st && json) st = pd__docs(&sc);
   sc.n_parsed = (uint32_t)sc.doc.nodes.len;
   if (!st && json) { /* draft-04 (and 03): 1.0 is a number but not an integer */
     uint32_t v = pd_json_get(&sc.doc, sc.doc.root, "$schema");
@@ -1193,6 +1233,7 @@ pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
     sc.ref_alone = sc.int_no_frac || strstr(u, "draft-06") || strstr(u, "draft-07");
   }
   if (!st) st = pd__root(&sc, json != NULL, object_only);
+  if (st && st != PD_ERR_NOMEM && sc.ir.oom) st = pd__nomem(err); /* it may have caused st */
   if (!st && !pd_array_push(ir->alloc, &sc.relaxed, '\0')) st = pd__nomem(err);
   if (!st) {
     *relaxed = sc.relaxed.data;

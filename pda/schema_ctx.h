@@ -86,8 +86,11 @@ typedef struct pd_sc {
   bool int_no_frac;   /* draft-04 "$schema": an integer is written without a fraction */
   bool ref_alone;     /* draft-04/06/07 "$schema": "$ref" ignores its sibling keywords */
   uint32_t n_parsed;  /* nodes of the parsed schema; later ones are derived */
-  /* the document's resources, the root's first, made by the first $ref
-   * (schema_ref.c) */
+  /* opts.schema_docs[i] is parsed into doc after the schema: its root is
+   * doc_roots[i], and its nodes lie between n_main and n_parsed */
+  PD_ARRAY(uint32_t) doc_roots;
+  uint32_t n_main;
+  /* the resources, the root's first, made by the first $ref (schema_ref.c) */
   PD_ARRAY(pd_sc_resource) res;
   PD_ARRAY(char) uris;
 } pd_sc;

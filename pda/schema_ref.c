@@ -93,11 +93,13 @@ static uint32_t pd__id(const pd_sc *sc, uint32_t node) {
 }
 
 /* The nearest enclosing node (or s itself) with an $id: the resource whose
- * URI relative references in s resolve against; the document root when none. */
+ * URI relative references in s resolve against; the root of s's document
+ * (the schema's, or one of schema_docs) when none. */
 static uint32_t pd__resource(pd_sc *sc, uint32_t s) {
-  for (uint32_t c = s; c != PD_JSON_NONE; c = pd_json_at(&sc->doc, c)->parent)
+  uint32_t top = sc->doc.root;
+  for (uint32_t c = s; c != PD_JSON_NONE; top = c, c = pd_json_at(&sc->doc, c)->parent)
     if (pd__id(sc, c) != PD_JSON_NONE) return c;
-  return sc->doc.root;
+  return top;
 }
 
 static bool pd__key_in(const pd_sc *sc, uint32_t key, const char *const *list) {
@@ -126,11 +128,11 @@ static pd_status pd__add(pd_sc *sc, uint32_t node, const char *base, size_t bn, 
   return ok ? PD_OK : pd__nomem(sc->err);
 }
 
-/* The resource table: a walk from the root that resolves each $id against
- * the URI of the resource around it. The values of const, enum, examples and
- * default are data, and the members of properties, $defs and the like are
- * schemas whatever their names, so neither is taken for a keyword. */
-static pd_status pd__resources(pd_sc *sc) {
+/* A walk from root (resource base of the table) that resolves each $id
+ * against the URI of the resource around it. The values of const, enum,
+ * examples and default are data, and the members of properties, $defs and the
+ * like are schemas whatever their names, so neither is taken for a keyword. */
+static pd_status pd__walk(pd_sc *sc, uint32_t root, uint32_t base) {
   static const char *const data[] = {"const", "enum", "examples", "default", NULL};
   static const char *const maps[] = {"properties",       "patternProperties", "$defs",
                                      "definitions",      "dependentSchemas",  "dependencies",
@@ -140,14 +142,13 @@ static pd_status pd__resources(pd_sc *sc) {
     uint32_t node, base, kind;
   } frame;
   const pd_allocator *a = sc->ir.alloc;
-  const char *rb = PD__ROOT_BASE;
-  pd_status st = pd__add(sc, sc->doc.root, rb, strlen(rb), pd__id(sc, sc->doc.root));
+  pd_status st = PD_OK;
   PD_ARRAY(frame) stack = {0};
-  if (!st && !pd_array_push(a, &stack, ((frame){sc->doc.root, 0, SCHEMA}))) st = pd__nomem(sc->err);
+  if (!pd_array_push(a, &stack, ((frame){root, base, SCHEMA}))) st = pd__nomem(sc->err);
   while (!st && stack.len) {
     frame f = stack.data[--stack.len];
     const pd_json_node *x = pd_json_at(&sc->doc, f.node);
-    uint32_t id = f.kind == SCHEMA && f.node != sc->doc.root ? pd__id(sc, f.node) : PD_JSON_NONE;
+    uint32_t id = f.kind == SCHEMA && f.node != root ? pd__id(sc, f.node) : PD_JSON_NONE;
     if (id != PD_JSON_NONE) {
       const pd_sc_resource *b = &sc->res.data[f.base];
       f.base = (uint32_t)sc->res.len;
@@ -170,6 +171,27 @@ static pd_status pd__resources(pd_sc *sc) {
     }
   }
   pd_array_free(a, &stack);
+  return st;
+}
+
+/* The resource table: the schema's root (its $id against PD__ROOT_BASE),
+ * then each of schema_docs by its URI and, first, by its root's $id against
+ * that URI (the base of its own references); then everything under them. */
+static pd_status pd__resources(pd_sc *sc) {
+  const char *rb = PD__ROOT_BASE;
+  pd_status st = pd__add(sc, sc->doc.root, rb, strlen(rb), pd__id(sc, sc->doc.root));
+  if (!st) st = pd__walk(sc, sc->doc.root, 0);
+  for (size_t i = 0; i < sc->doc_roots.len && !st; i++) {
+    uint32_t root = sc->doc_roots.data[i], id = pd__id(sc, root), at = (uint32_t)sc->res.len;
+    const char *u = sc->opts.schema_docs[i].uri, *frag;
+    size_t fn;
+    char *uri = pd_uri_resolve(sc->ir.alloc, u, strlen(u), "", 0, &frag, &fn);
+    if (!uri) return pd__nomem(sc->err);
+    if (id != PD_JSON_NONE) st = pd__add(sc, root, uri, strlen(uri), id);
+    if (!st) st = pd__add(sc, root, uri, strlen(uri), PD_JSON_NONE);
+    pd__free(sc->ir.alloc, uri);
+    if (!st) st = pd__walk(sc, root, at);
+  }
   return st;
 }
 
@@ -206,6 +228,7 @@ bool pd_sc_ref_quiet(pd_sc *sc, uint32_t schema, uint32_t ref, bool dynamic, uin
                          : pd_sc_ref_resolve(sc, schema, ref, target);
   sc->opts.lenient = lenient;
   sc->err = saved;
+  if (st == PD_ERR_NOMEM) sc->ir.oom = true; /* the compile fails with it, not with a guess */
   return st == PD_OK && *target != PD_JSON_NONE;
 }
 
@@ -213,7 +236,10 @@ pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *
   if (pd_json_at(&sc->doc, ref)->kind != PD_JSON_STRING)
     return pd_sc_fail(sc, PD_ERR_SEMANTIC, ref, "'$ref' must be a string");
   pd_status st;
-  if (!sc->res.len && (st = pd__resources(sc))) return st;
+  if (!sc->res.len && (st = pd__resources(sc))) {
+    sc->res.len = sc->uris.len = 0; /* a partial table would miss resources: made again */
+    return st;
+  }
   *target = PD_JSON_NONE;
   const pd_sc_resource *b = &sc->res.data[pd__res_of(sc, pd__resource(sc, schema))];
   const char *frag;
@@ -224,7 +250,8 @@ pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *
   size_t n = strlen(uri);
   uint32_t base = PD_JSON_NONE, count = 0;
   for (uint32_t i = 0; i < sc->res.len; i++)
-    if (sc->res.data[i].len == n && !memcmp(sc->uris.data + sc->res.data[i].off, uri, n))
+    if (sc->res.data[i].len == n && !memcmp(sc->uris.data + sc->res.data[i].off, uri, n) &&
+        sc->res.data[i].node != base) /* a document may be named twice: by URI and $id */
       base = base == PD_JSON_NONE ? sc->res.data[i].node : base, count++;
   pd__free(sc->ir.alloc, uri);
   if (count > 1) return pd_sc_fail(sc, PD_ERR_SEMANTIC, ref, "two schemas have the $id of this $ref");

@@ -43,6 +43,15 @@ input='{"b":"x","a":1}'; expect schema-any-order "accept" 0 -- --schema "$tmp/s.
 input='{"a":1,"c":2}';   expect schema-extra "accept" 0 -- --schema "$tmp/s.json"
 input='{"a":1,"c":2}';   expect schema-strict "reject at byte 8" 1 -- --schema "$tmp/s.json" --strict
 
+# --schema-doc: a document a $ref names by URI; unknown URIs stay an error
+printf '{"$defs":{"n":{"type":"integer","minimum":3}}}' >"$tmp/defs.json"
+printf '{"$id":"http://e.x/a/s.json","items":{"$ref":"../d.json#/$defs/n"}}' >"$tmp/r.json"
+input='[3,4]'; expect schema-doc "accept" 0 -- --schema "$tmp/r.json" --schema-doc "http://e.x/d.json=$tmp/defs.json"
+input='[2]';   expect schema-doc-reject "reject at byte 2" 1 -- --schema "$tmp/r.json" --schema-doc "http://e.x/d.json=$tmp/defs.json"
+input='[3]';   expect schema-doc-missing "" 2 -- --schema "$tmp/r.json"
+input='[3]';   expect schema-doc-bad-arg "" 2 -- --schema "$tmp/r.json" --schema-doc "http://e.x/d.json"
+input='[3]';   expect schema-doc-no-file "" 2 -- --schema "$tmp/r.json" --schema-doc "http://e.x/d.json=$tmp/nope.json"
+
 # errors: exit 2 with "error:" on stderr, line:column for grammar errors
 input="a"
 expect undefined "" 2 -- --grammar "$data/undefined.gbnf"

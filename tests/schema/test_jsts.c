@@ -15,7 +15,8 @@
  * a test that gets worse fails this program, improvements are printed. Run
  * with PD_SCHEMA_RATCHET_UPDATE=1 to rewrite it. Each instance is also
  * checked with the IR recognizer of ir_match.h: the compiled grammar must
- * agree with the IR it was built from. */
+ * agree with the IR it was built from. The suite's remote documents are
+ * given to every compile as schema_docs, at the URIs its runner serves. */
 #include "support.h"
 
 #include <dirent.h>
@@ -74,6 +75,36 @@ static bool pdt_accepts(const pd_grammar *g, const pd_ir *ir, const char *text, 
   return ok;
 }
 
+/* The suite's remote documents, served at http://localhost:1234/ by its own
+ * runner: here they are schema_docs of every compile (draft2020-12's). */
+static pd_schema_doc pdt_remotes[64];
+static size_t pdt_n_remotes;
+
+static void pdt_load_remotes(const char *dir, const char *sub) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, sub);
+  DIR *dd = opendir(path);
+  if (!dd) return;
+  struct dirent *e;
+  while ((e = readdir(dd)) && pdt_n_remotes < 64) {
+    size_t l = strlen(e->d_name);
+    char rel[1024];
+    snprintf(rel, sizeof rel, "%s/%s", sub, e->d_name);
+    if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0) {
+      char file[4096], uri[1200];
+      snprintf(file, sizeof file, "%s/%s", dir, rel);
+      snprintf(uri, sizeof uri, "http://localhost:1234/%s", rel);
+      pd_schema_doc *r = &pdt_remotes[pdt_n_remotes++];
+      r->json = pdt_read_file(file, &r->len);
+      r->uri = strdup(uri);
+      assert_non_null(r->json);
+    } else if (e->d_name[0] != '.') {
+      pdt_load_remotes(dir, rel); /* a folder (opendir fails on a file) */
+    }
+  }
+  closedir(dd);
+}
+
 static void pdt_group(const char *file, const pd_json_doc *d, uint32_t grp, uint32_t gi) {
   uint32_t grp_i = gi;
   uint32_t schema = pd_json_get(d, grp, "schema"), tests = pd_json_get(d, grp, "tests");
@@ -84,6 +115,7 @@ static void pdt_group(const char *file, const pd_json_doc *d, uint32_t grp, uint
   pd_grammar_options o;
   memset(&o, 0, sizeof o);
   o.any_order = getenv("PDT_SCHEMA_ANY_ORDER") != NULL; /* for reports; the ratchet uses defaults */
+  o.schema_docs = pdt_remotes, o.n_schema_docs = pdt_n_remotes;
   pd_status st = pd_grammar_compile_json_schema(stext, slen, NULL, &o, &g, &err);
   pd_ir ir;
   pd_ir_init(&ir, NULL);
@@ -211,6 +243,12 @@ static void test_suite(void **state) {
   if (!dir) skip();
   char root[4096];
   snprintf(root, sizeof root, "%s", dir);
+  const char *remotes = pdt_data("json-schema-test-suite/remotes");
+  if (remotes) {
+    char rdir[4096];
+    snprintf(rdir, sizeof rdir, "%s", remotes);
+    pdt_load_remotes(rdir, "draft2020-12");
+  }
   pdt_dir(root, "");
   pdt_dir(root, "optional/format");
   long counts[PDT_NCAT] = {0};
@@ -229,5 +267,9 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_suite)};
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   free(pdt_results);
+  for (size_t i = 0; i < pdt_n_remotes; i++) {
+    free((char *)pdt_remotes[i].json);
+    free((char *)pdt_remotes[i].uri);
+  }
   return rc;
 }

@@ -996,6 +996,72 @@ static void test_ref_uris(void **state) {
   REJECT("{\"$ref\":\"x.json\",\"$defs\":{\"x\":{\"$id\":\"x.json\",\"const\":2}}}", "3");
 }
 
+static bool pdt_accepts_docs(const char *schema, const pd_schema_doc *docs, size_t n,
+                             const char *text) {
+  pd_grammar_options o = pdt_opts();
+  o.schema_docs = docs, o.n_schema_docs = n;
+  return pdt_accepts_o(schema, &o, text);
+}
+
+static pd_status pdt_compile_docs(const char *schema, const pd_schema_doc *docs, size_t n,
+                                  pd_error *err) {
+  pd_grammar_options o = pdt_opts();
+  o.schema_docs = docs, o.n_schema_docs = n;
+  pd_grammar *g = NULL;
+  pd_status st = pd_grammar_compile_json_schema(schema, strlen(schema), NULL, &o, &g, err);
+  pd_grammar_free(g);
+  return st;
+}
+
+/* Documents a $ref names by URI (pd_grammar_options.schema_docs). */
+static void test_schema_docs(void **state) {
+  (void)state;
+  static const char defs[] = "{\"$defs\":{\"pos\":{\"type\":\"integer\",\"minimum\":1},"
+                             "\"s\":{\"$anchor\":\"str\",\"type\":\"string\"},"
+                             "\"list\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/pos\"}},"
+                             "\"near\":{\"$ref\":\"near.json\"}}}";
+  static const char near[] = "{\"const\":7}";
+  /* named by its URI; its own references resolve against it */
+  const pd_schema_doc docs[] = {{"https://e.x/lib/defs.json", defs, sizeof defs - 1},
+                                {"https://e.x/lib/near.json", near, sizeof near - 1}};
+  const char *s = "{\"$id\":\"https://e.x/app/s.json\",\"properties\":{"
+                  "\"a\":{\"$ref\":\"../lib/defs.json#/$defs/list\"},"
+                  "\"b\":{\"$ref\":\"https://e.x/lib/defs.json#str\"},"
+                  "\"c\":{\"$ref\":\"/lib/defs.json#/$defs/near\"}}}";
+  assert_true(pdt_accepts_docs(s, docs, 2, "{\"a\":[1,2],\"b\":\"x\",\"c\":7}"));
+  assert_false(pdt_accepts_docs(s, docs, 2, "{\"a\":[0]}"));
+  assert_false(pdt_accepts_docs(s, docs, 2, "{\"b\":1}"));
+  assert_false(pdt_accepts_docs(s, docs, 2, "{\"c\":8}"));
+  /* near.json missing: its reference is remote, loudly */
+  pd_error err;
+  assert_int_equal(pdt_compile_docs(s, docs, 1, &err), PD_ERR_UNSUPPORTED);
+  assert_non_null(strstr(err.message, "in https://e.x/lib/defs.json"));
+  /* a document whose $id differs from its URI answers to both, and its own
+   * references resolve against the $id */
+  static const char moved[] = "{\"$id\":\"https://f.y/real/t.json\",\"$ref\":\"u.json\"}";
+  static const char u[] = "{\"type\":\"boolean\"}";
+  const pd_schema_doc two[] = {{"https://e.x/t.json", moved, sizeof moved - 1},
+                               {"https://f.y/real/u.json", u, sizeof u - 1}};
+  assert_true(pdt_accepts_docs("{\"$ref\":\"https://e.x/t.json\"}", two, 2, "true"));
+  assert_false(pdt_accepts_docs("{\"$ref\":\"https://e.x/t.json\"}", two, 2, "1"));
+  assert_true(pdt_accepts_docs("{\"$ref\":\"https://f.y/real/t.json\"}", two, 2, "false"));
+  /* bad documents and URIs: clear statuses */
+  const pd_schema_doc bad_json[] = {{"https://e.x/b.json", "{\"type\":", 8}};
+  assert_int_equal(pdt_compile_docs("{}", bad_json, 1, &err), PD_ERR_SYNTAX);
+  assert_non_null(strstr(err.message, "schema_docs[0] (https://e.x/b.json)"));
+  const pd_schema_doc relative[] = {{"lib/defs.json", defs, sizeof defs - 1}};
+  assert_int_equal(pdt_compile_docs("{}", relative, 1, &err), PD_ERR_ARG);
+  const pd_schema_doc no_uri[] = {{NULL, defs, sizeof defs - 1}};
+  assert_int_equal(pdt_compile_docs("{}", no_uri, 1, &err), PD_ERR_ARG);
+  const pd_schema_doc no_json[] = {{"https://e.x/x.json", NULL, 0}};
+  assert_int_equal(pdt_compile_docs("{}", no_json, 1, &err), PD_ERR_ARG);
+  /* the same URI twice is ambiguous when named */
+  const pd_schema_doc twice[] = {{"https://e.x/n.json", near, sizeof near - 1},
+                                 {"https://e.x/n.json", u, sizeof u - 1}};
+  assert_int_equal(pdt_compile_docs("{\"$ref\":\"https://e.x/n.json\"}", twice, 2, &err),
+                   PD_ERR_SEMANTIC);
+}
+
 static void test_dynamic_ref(void **state) {
   (void)state;
   /* one $dynamicAnchor of the name in the document: a plain $ref */
@@ -1225,9 +1291,10 @@ static void test_number_ranges(void **state) {
 
 /* Fails allocation n of compiling s (to IR only, or the whole grammar) for
  * n = 1, 2, ... until one succeeds: every failure is NOMEM and leaks nothing. */
-static void pdt_fail_each(const char *s, bool grammar) {
+static void pdt_fail_each_docs(const char *s, bool grammar, const pd_schema_doc *docs, size_t n) {
   pd_grammar_options o = pdt_opts();
   o.allocator = &pdt_allocator;
+  o.schema_docs = docs, o.n_schema_docs = n;
   for (long n = 1;; n++) {
     pdt_alloc_reset(n);
     pd_status st;
@@ -1252,6 +1319,8 @@ static void pdt_fail_each(const char *s, bool grammar) {
   }
 }
 
+static void pdt_fail_each(const char *s, bool grammar) { pdt_fail_each_docs(s, grammar, NULL, 0); }
+
 /* Every allocation failure is reported as NOMEM and leaks nothing. */
 static void test_alloc_failure(void **state) {
   (void)state;
@@ -1272,6 +1341,28 @@ static void test_alloc_failure(void **state) {
       "\"oneOf\":[{\"minimum\":2},{\"maximum\":5},{\"properties\":{\"q\":{\"const\":3}}}],"
       "\"unevaluatedProperties\":{\"multipleOf\":2}}";
   pdt_fail_each(s2, false);
+  /* $ref through schema_docs: the resource table and the grafted documents */
+  static const char d[] = "{\"$id\":\"http://e.x/d\",\"$defs\":{\"n\":{\"$ref\":\"m.json\"}}}";
+  static const char m[] = "{\"type\":\"integer\"}";
+  const pd_schema_doc docs[] = {{"http://e.x/d.json", d, sizeof d - 1},
+                                {"http://e.x/m.json", m, sizeof m - 1}};
+  pdt_fail_each_docs("{\"$ref\":\"http://e.x/d#/$defs/n\"}", false, docs, 2);
+  pdt_fail_each_docs("{\"$ref\":\"http://e.x/d#/$defs/n\"}", true, docs, 2);
+  /* m.json missing: unsupported whenever the allocations succeed, NOMEM otherwise */
+  pd_grammar_options o = pdt_opts();
+  o.allocator = &pdt_allocator;
+  o.schema_docs = docs, o.n_schema_docs = 1;
+  const char *r = "{\"oneOf\":[{\"$ref\":\"http://e.x/d#/$defs/n\"},{\"type\":\"string\"}]}";
+  for (long n = 1;; n++) {
+    pdt_alloc_reset(n);
+    pd_grammar *g = NULL;
+    pd_status st = pd_grammar_compile_json_schema(r, strlen(r), NULL, &o, &g, NULL);
+    pd_grammar_free(g);
+    assert_int_equal(pdt_alloc.live, 0);
+    assert_int_equal(st, pdt_alloc.failed ? PD_ERR_NOMEM : PD_ERR_UNSUPPORTED);
+    if (!pdt_alloc.failed) break;
+  }
+  pdt_alloc_reset(0);
 }
 
 int main(void) {
@@ -1287,6 +1378,7 @@ int main(void) {
       cmocka_unit_test(test_dynamic_ref),   cmocka_unit_test(test_multiple_of),
       cmocka_unit_test(test_unique_items),   cmocka_unit_test(test_draft4_integers),
       cmocka_unit_test(test_ref_siblings),  cmocka_unit_test(test_ref_uris),
+      cmocka_unit_test(test_schema_docs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
