@@ -1,7 +1,8 @@
 /* fuzz_schema.c - the JSON Schema compiler on arbitrary bytes.
  *
  * Input: one option byte (bit 0 lenient, 1 strict, 2 any_order, 3-4 the
- * whitespace mode, 5 max_ws_run = 2), the schema text, and optionally a NUL
+ * whitespace mode, 5 max_ws_run = 2, 6 indent, 7 the schema text is also a
+ * schema_doc at http://f.x/d.json), the schema text, and optionally a NUL
  * byte followed by an instance to run through a matcher. Every schema must end
  * in a status (never a crash, hang or leak). Invariants checked: a schema that
  * compiles strictly also compiles leniently with nothing relaxed, and a
@@ -52,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o.max_ws_run = flags & 32 ? 2 : 0;
   o.indent = o.ws_mode == PD_WS_FIXED && (flags & 64) ? 2 : -1;
   o.max_rules = 20000; /* keeps each input fast */
+  pd_schema_doc doc = {"http://f.x/d.json", schema, slen};
+  if (flags & 128) o.schema_docs = &doc, o.n_schema_docs = 1;
   pd_grammar *strict, *lenient;
   pd_status s1 = fuzz_compile(schema, slen, &o, &strict);
   o.lenient = true;

@@ -99,7 +99,7 @@ static uint32_t pd__resource(pd_sc *sc, uint32_t s) {
   uint32_t top = sc->doc.root;
   for (uint32_t c = s; c != PD_JSON_NONE; top = c, c = pd_json_at(&sc->doc, c)->parent)
     if (pd__id(sc, c) != PD_JSON_NONE) return c;
-  return top;
+  return top < sc->n_parsed ? top : sc->doc.root; /* a derived schema: the root's */
 }
 
 static bool pd__key_in(const pd_sc *sc, uint32_t key, const char *const *list) {

@@ -30,13 +30,15 @@ static void pd__split(const char *s, size_t n, pd__uri *u) {
     if (j < n && s[j] == ':') u->scheme = (pd__part){s, j}, i = j + 1;
   }
   if (i + 1 < n && s[i] == '/' && s[i + 1] == '/') {
-    for (j = i += 2; j < n && s[j] != '/' && s[j] != '?' && s[j] != '#';) j++;
+    i += 2;
+    for (j = i; j < n && s[j] != '/' && s[j] != '?' && s[j] != '#';) j++;
     u->auth = (pd__part){s + i, j - i}, i = j;
   }
   for (j = i; j < n && s[j] != '?' && s[j] != '#';) j++;
   u->path = (pd__part){s + i, j - i}, i = j;
   if (i < n && s[i] == '?') {
-    for (j = ++i; j < n && s[j] != '#';) j++;
+    i++;
+    for (j = i; j < n && s[j] != '#';) j++;
     u->query = (pd__part){s + i, j - i}, i = j;
   }
   if (i < n) u->frag = (pd__part){s + i + 1, n - i - 1};
