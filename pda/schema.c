@@ -953,35 +953,6 @@ static pd_status pd__check_refused(pd_sc *sc, const pd_sc_conj *c) {
   return PD_OK;
 }
 
-/* Whether the scalar value v satisfies sibling keyword name = x (*ok), when
- * that is decided here (string lengths, patterns and formats, numeric
- * bounds); *known false otherwise. */
-static pd_status pd__value_meets(pd_sc *sc, uint32_t v, const char *name, uint32_t x, bool *known,
-                                 bool *ok) {
-  const pd_json_node *n = pd_json_at(&sc->doc, v);
-  uint32_t bound;
-  *known = true;
-  if (n->kind == PD_JSON_STRING && pd_sc_uint(sc, x, &bound) &&
-      (strcmp(name, "minLength") == 0 || strcmp(name, "maxLength") == 0)) {
-    const char *t = pd_json_str(&sc->doc, v);
-    uint64_t cps = 0; /* code points: bytes that do not continue a sequence */
-    for (uint32_t i = 0; i < n->n; i++) cps += ((uint8_t)t[i] & 0xC0) != 0x80;
-    *ok = name[1] == 'i' ? cps >= bound : cps <= bound;
-    return PD_OK;
-  }
-  if (n->kind == PD_JSON_STRING)
-    return pd_sc_string_meets(sc, name, x, pd_json_str(&sc->doc, v), n->n, known, ok);
-  if (n->kind == PD_JSON_NUMBER && pd_json_at(&sc->doc, x)->kind == PD_JSON_NUMBER) {
-    int cmp = pd_sc_value_cmp(sc, v, x);
-    if (strcmp(name, "minimum") == 0) return *ok = cmp >= 0, PD_OK;
-    if (strcmp(name, "maximum") == 0) return *ok = cmp <= 0, PD_OK;
-    if (strcmp(name, "exclusiveMinimum") == 0) return *ok = cmp > 0, PD_OK;
-    if (strcmp(name, "exclusiveMaximum") == 0) return *ok = cmp < 0, PD_OK;
-  }
-  *known = *ok = false;
-  return PD_OK;
-}
-
 /* Whether value v (of type bit t) meets every sibling assertion on its type
  * (*ok); *refuse = the first one not decided here (PD_JSON_NONE when all are). */
 static pd_status pd__value_meets_all(pd_sc *sc, const pd_sc_conj *c, uint32_t v, uint32_t t,
@@ -995,15 +966,15 @@ static pd_status pd__value_meets_all(pd_sc *sc, const pd_sc_conj *c, uint32_t v,
       const pd__kw *kw = pd__kw_find(name);
       if (!kw || kw->how == PD__KW_ANNOTATION || kw->types == PD_SC_ALL || !(kw->types & t))
         continue;
-      bool known, meets;
-      pd_status st = pd__value_meets(sc, v, name, pd_json_mval(&sc->doc, s, k), &known, &meets);
+      pd_sc_verdict r;
+      pd_status st = pd_sc_value_kw(sc, v, s, name, pd_json_mval(&sc->doc, s, k), &r);
       if (st) return st;
-      if (!known) {
+      if (r == PD_SC_UNKNOWN) {
         *refuse = pd_json_mval(&sc->doc, s, k);
         *ok = false;
         return PD_OK;
       }
-      *ok = *ok && meets;
+      *ok = *ok && r == PD_SC_YES;
     }
   }
   return PD_OK;

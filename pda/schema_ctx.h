@@ -200,6 +200,14 @@ pd_status pd_sc_key_schemas(pd_sc *sc, uint32_t key, uint32_t *req, uint32_t *fo
 /* Orders the JSON values a and b (numbers by value). */
 int pd_sc_value_cmp(pd_sc *sc, uint32_t a, uint32_t b);
 
+/* ---- schema_value.c: a value of the schema document against a schema */
+typedef enum pd_sc_verdict { PD_SC_NO, PD_SC_YES, PD_SC_UNKNOWN } pd_sc_verdict;
+/* Whether JSON value v meets keyword name = x of schema object s (its
+ * siblings read where the keyword depends on them: additionalProperties,
+ * additionalItems, items after prefixItems, draft-04 exclusive bounds). */
+pd_status pd_sc_value_kw(pd_sc *sc, uint32_t v, uint32_t s, const char *name, uint32_t x,
+                         pd_sc_verdict *out);
+
 /* ---- schema_ref.c: $ref targets */
 /* *target = the schema node $ref (node ref, in schema) names; PD_JSON_NONE
  * (with PD_OK) when lenient dropped an unresolvable remote reference. */

@@ -73,7 +73,7 @@ def rnd_schema(r, depth=0, defs=None):
                 s[kw] = r.choice([-3, 0, 1, 2.5, 7, -1.5, 10])
         if r.random() < 0.2:
             s["multipleOf"] = r.choice([2, 3, 0.5 if s["type"] == "integer" else 1])
-        return s
+        return with_values(r, s)
     if kind == 3:
         s = {"type": "string"}
         if r.random() < 0.5:
@@ -107,7 +107,7 @@ def rnd_schema(r, depth=0, defs=None):
         if r.random() < 0.3:
             s["dependentSchemas"] = {k: rnd_schema(r, depth + 1, defs)
                                      for k in r.sample(KEYS, r.randrange(1, 3))}
-        return s
+        return with_values(r, s)
     if kind == 5:
         s = {"type": "array"}
         if r.random() < 0.4:
@@ -128,7 +128,7 @@ def rnd_schema(r, depth=0, defs=None):
             s["uniqueItems"] = True
             if r.random() < 0.7:
                 s["items"] = {"enum": [rnd_value(r, 2) for _ in range(r.randrange(1, 5))]}
-        return s
+        return with_values(r, s)
     if kind == 6:
         return {r.choice(["anyOf", "allOf", "oneOf"]):
                 [rnd_schema(r, depth + 1, defs) for _ in range(r.randrange(1, 4))]}
@@ -149,6 +149,18 @@ def rnd_schema(r, depth=0, defs=None):
         defs[name] = rnd_schema(r, depth + 1, defs)
         return {"$ref": "#/$defs/" + name}
     return {}
+
+
+def with_values(r, s):
+    """Sometimes an enum or const beside the other keywords: each listed value
+    is kept only where the siblings accept it (schema_value.c decides)."""
+    if r.random() < 0.2:
+        vals = [mutate_towards(r, s) for _ in range(r.randrange(1, 4))] + [rnd_value(r, 2)]
+        if r.random() < 0.3:
+            s["const"] = vals[0]
+        else:
+            s["enum"] = vals
+    return s
 
 
 def mutate_towards(r, schema):

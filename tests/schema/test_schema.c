@@ -1062,6 +1062,68 @@ static void test_schema_docs(void **state) {
                    PD_ERR_SEMANTIC);
 }
 
+/* Listed values (const, enum) beside object, array and combinator keywords:
+ * each value is decided on itself (schema_value.c), the rest refused. */
+static void test_values_against_siblings(void **state) {
+  (void)state;
+  const char *obj =
+      "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},\"required\":[\"a\"],"
+      "\"patternProperties\":{\"^x\":{\"type\":\"string\"}},\"additionalProperties\":false,"
+      "\"maxProperties\":2,\"enum\":[{\"a\":1},{\"a\":\"s\"},{\"b\":1},{\"a\":1,\"xy\":\"q\"},"
+      "{\"a\":1,\"xy\":2},{\"a\":1,\"z\":0},{\"a\":1,\"xa\":\"1\",\"xb\":\"2\"},{\"a\":\"s\",\"a\":2}]}";
+  ACCEPT(obj, "{\"a\":1}");
+  REJECT(obj, "{\"a\":\"s\"}");  /* properties */
+  REJECT(obj, "{\"b\":1}");      /* required */
+  ACCEPT(obj, "{\"a\":1,\"xy\":\"q\"}");
+  REJECT(obj, "{\"a\":1,\"xy\":2}"); /* patternProperties */
+  REJECT(obj, "{\"a\":1,\"z\":0}");  /* additionalProperties */
+  REJECT(obj, "{\"a\":1,\"xa\":\"1\",\"xb\":\"2\"}"); /* maxProperties */
+  ACCEPT(obj, "{\"a\":\"s\",\"a\":2}"); /* a parser keeps the last "a" */
+  const char *deps = "{\"dependentRequired\":{\"a\":[\"b\"]},\"propertyNames\":{\"maxLength\":1},"
+                     "\"dependentSchemas\":{\"b\":{\"minProperties\":3}},"
+                     "\"enum\":[{\"a\":1},{\"a\":1,\"b\":2},{\"a\":1,\"b\":2,\"c\":3},{\"cc\":1}]}";
+  REJECT(deps, "{\"a\":1}");
+  REJECT(deps, "{\"a\":1,\"b\":2}");
+  ACCEPT(deps, "{\"a\":1,\"b\":2,\"c\":3}");
+  REJECT(deps, "{\"cc\":1}");
+  const char *arr = "{\"prefixItems\":[{\"type\":\"string\"}],\"items\":{\"type\":\"integer\"},"
+                    "\"minItems\":2,\"uniqueItems\":true,\"contains\":{\"const\":5},\"maxContains\":1,"
+                    "\"enum\":[[\"s\",5],[\"s\"],[1,5],[\"s\",5,\"t\"],[\"s\",5,5],[\"s\",4,6],[\"s\",5,6]]}";
+  ACCEPT(arr, "[\"s\",5]");
+  REJECT(arr, "[\"s\"]");         /* minItems */
+  REJECT(arr, "[1,5]");           /* prefixItems */
+  REJECT(arr, "[\"s\",5,\"t\"]"); /* items */
+  REJECT(arr, "[\"s\",5,5]");     /* uniqueItems, maxContains */
+  REJECT(arr, "[\"s\",4,6]");     /* contains */
+  ACCEPT(arr, "[\"s\",5,6]");
+  const char *tuple = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"items\":[{\"type\":"
+                      "\"integer\"}],\"additionalItems\":{\"type\":\"string\"},\"enum\":[[1,\"a\"],[1,2]]}";
+  ACCEPT(tuple, "[1,\"a\"]");
+  REJECT(tuple, "[1,2]");
+  /* subschemas with combinators and references decide too */
+  const char *comb = "{\"$defs\":{\"pos\":{\"exclusiveMinimum\":0}},\"type\":\"object\",\"properties\":"
+                     "{\"v\":{\"oneOf\":[{\"$ref\":\"#/$defs/pos\"},{\"maximum\":3}]},\"w\":{\"not\":"
+                     "{\"type\":\"null\"}},\"i\":{\"if\":{\"minimum\":10},\"then\":{\"maximum\":20},"
+                     "\"else\":{\"maximum\":5}}},\"enum\":[{\"v\":-1},{\"v\":2},{\"v\":5},{\"w\":null},"
+                     "{\"i\":15},{\"i\":7},{\"i\":3}]}";
+  ACCEPT(comb, "{\"v\":-1}"); /* the second branch only */
+  REJECT(comb, "{\"v\":2}");  /* both */
+  ACCEPT(comb, "{\"v\":5}");  /* the first only */
+  REJECT(comb, "{\"w\":null}");
+  ACCEPT(comb, "{\"i\":15}");
+  REJECT(comb, "{\"i\":7}");
+  ACCEPT(comb, "{\"i\":3}");
+  /* draft-04 boolean exclusive bounds */
+  const char *d4 = "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"properties\":{\"n\":"
+                   "{\"minimum\":1,\"exclusiveMinimum\":true}},\"enum\":[{\"n\":1},{\"n\":2}]}";
+  REJECT(d4, "{\"n\":1}");
+  ACCEPT(d4, "{\"n\":2}");
+  /* what is not decided on a value still refuses the enum */
+  pdt_refused("{\"multipleOf\":3,\"enum\":[3,4]}", PD_ERR_UNSUPPORTED, "enum");
+  pdt_refused("{\"properties\":{\"a\":{\"unevaluatedProperties\":false}},\"enum\":[{\"a\":{}}]}",
+              PD_ERR_UNSUPPORTED, "enum");
+}
+
 static void test_dynamic_ref(void **state) {
   (void)state;
   /* one $dynamicAnchor of the name in the document: a plain $ref */
@@ -1378,7 +1440,7 @@ int main(void) {
       cmocka_unit_test(test_dynamic_ref),   cmocka_unit_test(test_multiple_of),
       cmocka_unit_test(test_unique_items),   cmocka_unit_test(test_draft4_integers),
       cmocka_unit_test(test_ref_siblings),  cmocka_unit_test(test_ref_uris),
-      cmocka_unit_test(test_schema_docs),
+      cmocka_unit_test(test_schema_docs),   cmocka_unit_test(test_values_against_siblings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
