@@ -72,6 +72,8 @@ static const pd__kw pd__keywords[] = {
     {"dependencies", PD_SC_OBJ, PD__KW_ENFORCED}, /* array form; schema form as dependentSchemas */
     {"unevaluatedProperties", PD_SC_OBJ, PD__KW_ENFORCED},
     {"$dynamicRef", PD_SC_ALL, PD__KW_ENFORCED}, /* where it is a static $ref */
+    {PD_SC_NOT_IN, PD_SC_STR, PD__KW_ENFORCED},  /* on derived schemas: proofs see them */
+    {PD_SC_NOT_PATTERN, PD_SC_STR, PD__KW_ENFORCED},
     {"$recursiveRef", PD_SC_ALL, PD__KW_REFUSED},
 };
 

@@ -133,16 +133,20 @@ pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_
  * (caller frees); NULL on allocation failure. */
 uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n);
 
-/* A keyword only derived schemas carry (nodes added after parsing): a string
- * is none of the listed strings. */
+/* Keywords only derived schemas carry (nodes added after parsing): a string
+ * is none of the listed strings; a string the pattern does not match. */
 #define PD_SC_NOT_IN "$pd:notIn"
+#define PD_SC_NOT_PATTERN "$pd:notPattern"
 static inline bool pd_sc_derived(const pd_sc *sc, uint32_t node) {
   return node != PD_JSON_NONE && node >= sc->n_parsed;
 }
+/* The value of derived keyword kw of schema m, or NONE. */
+static inline uint32_t pd_sc_derived_kw(const pd_sc *sc, uint32_t m, const char *kw) {
+  return pd_sc_derived(sc, m) ? pd_json_get(&sc->doc, m, kw) : PD_JSON_NONE;
+}
 /* The strings listed by derived PD_SC_NOT_IN of member i of c, or NONE. */
 static inline uint32_t pd_sc_not_in(const pd_sc *sc, const pd_sc_conj *c, size_t i) {
-  uint32_t m = pd_sc_member(sc, c, i);
-  return pd_sc_derived(sc, m) ? pd_json_get(&sc->doc, m, PD_SC_NOT_IN) : PD_JSON_NONE;
+  return pd_sc_derived_kw(sc, pd_sc_member(sc, c, i), PD_SC_NOT_IN);
 }
 
 /* One way an instance fails a schema: being of the types and matching node

@@ -391,6 +391,18 @@ static pd_status pd__negate_kw(pd_sc *sc, const char *name, uint32_t v, pd__lit 
   }
   if (strcmp(name, "const") == 0 || strcmp(name, "enum") == 0)
     return pd__negate_values(sc, v, strcmp(name, "const") == 0, lits, n, ok);
+  if (strcmp(name, "pattern") == 0) { /* the strings it does not match */
+    uint32_t lit;
+    if (pd_json_at(&sc->doc, v)->kind != PD_JSON_STRING || *n >= PD__MAX_LITS)
+      return *ok = false, PD_OK;
+    if (!pd__negs_find(sc, v, &lit)) {
+      lit = pd__object(sc, (const char *const[]){PD_SC_NOT_PATTERN}, (uint32_t[]){pd__copy_string(sc, v)}, 1);
+      if (lit == PD_JSON_NONE) return pd__nomem(sc->err);
+      if ((st = pd__negs_put(sc, v, lit))) return st;
+    }
+    lits[(*n)++] = (pd__lit){lit, PD_SC_STR};
+    return PD_OK;
+  }
   if (strcmp(name, "prefixItems") == 0 && pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) {
     for (uint32_t k = 0; k < pd_json_len(&sc->doc, v) && *ok; k++) {
       if (pd_sc_trivial_schema(sc, pd_json_elem(&sc->doc, v, k))) continue; /* asserts nothing */

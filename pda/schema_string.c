@@ -646,6 +646,47 @@ static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx
   return pd_sc_ir_status(sc);
 }
 
+/* The derived negations of conj c (negated string constants, negated
+ * patterns): the strings of its one pattern or format, or any string, that
+ * none of them takes, as one difference of automata (*done). Beside lengths
+ * or more patterns they are refused (lenient: dropped, *done false). */
+static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx, size_t n_rx,
+                               uint32_t min, uint32_t max, uint32_t *node, bool *done) {
+  pd_ir *ir = &sc->ir;
+  uint32_t neg = pd_ir_nothing(ir), where = PD_JSON_NONE, inner;
+  pd_status st;
+  *done = false;
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t m = pd_sc_member(sc, c, i), list = pd_sc_derived_kw(sc, m, PD_SC_NOT_IN);
+    uint32_t pat = pd_sc_derived_kw(sc, m, PD_SC_NOT_PATTERN);
+    for (uint32_t k = 0; list != PD_JSON_NONE && k < pd_json_len(&sc->doc, list); k++) {
+      uint32_t x = pd_json_elem(&sc->doc, list, k);
+      neg = pd_ir_alt2(ir, neg, pd__spelled(sc, pd_json_str(&sc->doc, x), pd_json_at(&sc->doc, x)->n));
+      where = list;
+    }
+    if (pat == PD_JSON_NONE) continue;
+    if ((st = pd__regex(sc, pat, pd_json_str(&sc->doc, pat), pd_json_at(&sc->doc, pat)->n, true,
+                        &inner)))
+      return st;
+    neg = pd_ir_alt2(ir, neg, inner);
+    where = pat;
+  }
+  if (where == PD_JSON_NONE) return pd_sc_ir_status(sc);
+  if (n_rx > 1 || (n_rx && !rx[0].len) || min > 0 || max != PD_IR_INF) {
+    for (size_t i = 0; i < c->n && !n_rx; i++)
+      if ((where = pd_sc_kw(sc, c, i, "minLength")) != PD_JSON_NONE ||
+          (where = pd_sc_kw(sc, c, i, "maxLength")) != PD_JSON_NONE)
+        break;
+    return pd_sc_unsupported(sc, n_rx ? rx[n_rx - 1].at : where, "not",
+                             "a negated string constant or pattern with other string keywords");
+  }
+  uint32_t from = pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF);
+  if (n_rx && (st = pd__regex(sc, rx[0].at, rx[0].re, rx[0].len, rx[0].search, &from))) return st;
+  *node = pd__quoted(sc, pd_ir_diff(ir, from, neg));
+  *done = true;
+  return pd_sc_ir_status(sc);
+}
+
 pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
   uint32_t min, max;
   pd__rxkw rx[PD__MAX_RX];
@@ -655,37 +696,8 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
       (st = pd_sc_bound(sc, c, "maxLength", true, &max)) ||
       (st = pd__string_regexes(sc, c, rx, &n_rx)))
     return st;
-  uint32_t *out = NULL;
-  size_t n_out = 0;
-  for (size_t i = 0; i < c->n; i++) { /* derived: none of these strings */
-    uint32_t list = pd_sc_not_in(sc, c, i);
-    if (list == PD_JSON_NONE) continue;
-    uint32_t *grown =
-        pd__realloc(sc->ir.alloc, out, (n_out + pd_json_len(&sc->doc, list) + 1) * sizeof *out);
-    if (!grown) {
-      pd__free(sc->ir.alloc, out);
-      return pd__nomem(sc->err);
-    }
-    out = grown;
-    for (uint32_t k = 0; k < pd_json_len(&sc->doc, list); k++)
-      out[n_out++] = pd_json_elem(&sc->doc, list, k);
-  }
-  if (out && (n_rx || min > 0 || max != PD_IR_INF)) {
-    pd__free(sc->ir.alloc, out);
-    out = NULL; /* lenient: the negated constants are dropped (and noted) */
-    uint32_t where = n_rx ? rx[0].at : PD_JSON_NONE;
-    for (size_t i = 0; i < c->n && where == PD_JSON_NONE; i++)
-      if ((where = pd_sc_kw(sc, c, i, "minLength")) == PD_JSON_NONE)
-        where = pd_sc_kw(sc, c, i, "maxLength");
-    st =
-        pd_sc_unsupported(sc, where, "not", "a negated string constant with other string keywords");
-    if (st) return st;
-  }
-  if (out) {
-    *node = pd_sc_string_not_in(sc, out, n_out);
-    pd__free(sc->ir.alloc, out);
-    return pd_sc_ir_status(sc);
-  }
+  bool negated = false;
+  if ((st = pd__negations(sc, c, rx, n_rx, min, max, node, &negated)) || negated) return st;
   if (n_rx) return pd__matching(sc, c, rx, n_rx, min, max, node);
   if (min > sc->opts.max_repeat || (max != PD_IR_INF && max > sc->opts.max_repeat))
     return pd__fail(sc->err, PD_ERR_LIMIT, "string length bound over max_repeat (%u)",

@@ -284,7 +284,8 @@ static pd_status pd__kw(pd__val *c, uint32_t v, uint32_t s, const char *name, ui
   const pd_json_doc *d = &sc->doc;
   uint32_t t = pd__type(sc, v), applies = pd_sc_kw_constrains(name), mask;
   *out = PD_SC_UNKNOWN;
-  if (!strncmp(name, "$pd:", 4)) return PD_OK; /* derived by the compiler */
+  if (!strncmp(name, "$pd:", 4) && !pd_sc_derived(sc, s))
+    return *out = PD_SC_YES, PD_OK; /* honoured on derived schemas only */
   if (!applies) return *out = PD_SC_YES, PD_OK; /* an annotation or unknown: ignored */
   if (applies != PD_SC_ALL && !(applies & t)) return *out = PD_SC_YES, PD_OK;
   bool list = pd_json_at(d, x)->kind == PD_JSON_ARRAY;
@@ -322,7 +323,14 @@ static pd_status pd__kw(pd__val *c, uint32_t v, uint32_t s, const char *name, ui
   } else if (t == PD_SC_STR) {
     const char *str = pd_json_str(d, v);
     uint32_t bound, len = pd_json_at(d, v)->n;
-    if (!strcmp(name, "minLength") || !strcmp(name, "maxLength")) {
+    bool m;
+    if (!strcmp(name, PD_SC_NOT_IN)) {
+      *out = pd__of(!pd_sc_in_values(sc, x, false, v));
+    } else if (!strcmp(name, PD_SC_NOT_PATTERN)) {
+      pd_status st = pd_sc_pattern_test(sc, x, str, len, &m);
+      if (!st) *out = pd__of(!m);
+      return st;
+    } else if (!strcmp(name, "minLength") || !strcmp(name, "maxLength")) {
       uint64_t cps = 0; /* code points: bytes that do not continue a sequence */
       for (uint32_t i = 0; i < len; i++) cps += ((uint8_t)str[i] & 0xC0) != 0x80;
       if (pd_sc_uint(sc, x, &bound)) *out = pd__of(name[1] == 'i' ? cps >= bound : cps <= bound);

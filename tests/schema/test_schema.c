@@ -708,7 +708,24 @@ static void test_negation(void **state) {
   REJECT(nany, "3");
   REJECT(nany, "\"s\"");
   REJECT(nany, "{}"); /* an object meets "minimum" */
-  pdt_refused("{\"not\":{\"anyOf\":[{\"pattern\":\"a\"}]}}", PD_ERR_UNSUPPORTED, "not");
+  pdt_refused("{\"not\":{\"anyOf\":[{\"multipleOf\":3}]}}", PD_ERR_UNSUPPORTED, "not");
+  /* a pattern negates to the strings it does not match (an escape spells a
+   * character too), and a non-string matches every pattern */
+  const char *nap = "{\"not\":{\"anyOf\":[{\"pattern\":\"a\"}]}}";
+  ACCEPT(nap, "\"bcd\"");
+  REJECT(nap, "\"bab\"");
+  REJECT(nap, "\"b\\u0061\"");
+  REJECT(nap, "5");
+  const char *pn = "{\"propertyNames\":{\"not\":{\"pattern\":\"^x\"}}}";
+  ACCEPT(pn, "{\"a\":1,\"yx\":2}");
+  REJECT(pn, "{\"a\":1,\"xa\":2}");
+  const char *ip = "{\"type\":\"string\",\"if\":{\"pattern\":\"^a\"},\"then\":{\"maxLength\":2},"
+                   "\"else\":{\"pattern\":\"z$\"}}";
+  ACCEPT(ip, "\"ab\"");
+  REJECT(ip, "\"abc\"");
+  ACCEPT(ip, "\"bcz\"");
+  REJECT(ip, "\"bcd\"");
+  pdt_refused("{\"not\":{\"pattern\":\"a\"},\"minLength\":2}", PD_ERR_UNSUPPORTED, "not");
   /* oneOf by negation */
   const char *o = "{\"oneOf\":[{\"type\":\"number\",\"minimum\":0},{\"maximum\":5}]}";
   ACCEPT(o, "6");
@@ -739,7 +756,7 @@ static void test_negation(void **state) {
   REJECT(ni, "1.50e1");
   pdt_refused("{\"not\":{\"type\":\"integer\"},\"minimum\":1}", PD_ERR_UNSUPPORTED, "not");
   /* conditions that cannot be negated stay loud */
-  pdt_refused("{\"if\":{\"pattern\":\"a\"},\"then\":false}", PD_ERR_UNSUPPORTED, "/if");
+  pdt_refused("{\"if\":{\"multipleOf\":3},\"then\":false}", PD_ERR_UNSUPPORTED, "/if");
   pdt_refused("{\"not\":{\"const\":\"a\"},\"maxLength\":3}", PD_ERR_UNSUPPORTED, "not");
   /* string constants negate to "none of these strings" */
   const char *ns = "{\"not\":{\"enum\":[\"a\",\"bc\"]}}";
@@ -858,8 +875,13 @@ static void test_max_contains(void **state) {
   REJECT(any, "[1,2]");
   REJECT(any, "[]");
   /* the contains schema must be negatable */
-  pdt_refused("{\"contains\":{\"pattern\":\"a\"},\"maxContains\":1}", PD_ERR_UNSUPPORTED,
+  pdt_refused("{\"contains\":{\"multipleOf\":3},\"maxContains\":1}", PD_ERR_UNSUPPORTED,
               "maxContains");
+  const char *cp = "{\"contains\":{\"pattern\":\"a\"},\"maxContains\":1}";
+  ACCEPT(cp, "[\"a\",\"b\"]");
+  REJECT(cp, "[\"a\",\"b\",1]"); /* 1 matches the pattern too: not a string */
+  REJECT(cp, "[\"a\",\"ba\"]");
+  REJECT(cp, "[\"b\"]");
   const char *str = "{\"contains\":{\"const\":\"a\"},\"maxContains\":1}";
   ACCEPT(str, "[\"a\",\"b\"]");
   REJECT(str, "[\"a\",\"\\u0061\"]");
@@ -1147,11 +1169,11 @@ static void test_loud(void **state) {
   (void)state;
   pdt_refused("{\"enum\":[\"a\"],\"format\":\"hostname\"}", PD_ERR_UNSUPPORTED, "/format");
   pdt_refused(
-      "{\"properties\":{\"a\":{\"type\":\"array\",\"contains\":{\"pattern\":\"a\"},"
+      "{\"properties\":{\"a\":{\"type\":\"array\",\"contains\":{\"multipleOf\":3},"
       "\"maxContains\":1}}}",
       PD_ERR_UNSUPPORTED, "/properties/a/maxContains");
-  pdt_refused("{\"oneOf\":[{\"type\":\"string\"},{\"required\":[\"a\"],\"properties\":{\"a\":{\"pattern\":"
-              "\"x\"}}},{\"type\":\"object\"}]}",
+  pdt_refused("{\"oneOf\":[{\"type\":\"string\"},{\"required\":[\"a\"],\"properties\":{\"a\":{\"multipleOf\":"
+              "3}}},{\"type\":\"object\"}]}",
               PD_ERR_UNSUPPORTED, "oneOf");
   /* exact by negation: strings of length 0, or non-strings */
   ACCEPT("{\"oneOf\":[{\"type\":\"string\"},{\"minLength\":1}]}", "\"\"");
@@ -1177,7 +1199,7 @@ static void test_lenient(void **state) {
   if (!pdt_accepts_o(s, &o, "[1,1]")) fail_msg("lenient drops uniqueItems");
   if (pdt_accepts_o(s, &o, "[\"x\"]")) fail_msg("lenient keeps items");
   /* maxContains over a contains that cannot be negated: dropped, contains kept */
-  const char *mc = "{\"contains\":{\"pattern\":\"a\"},\"maxContains\":1}";
+  const char *mc = "{\"contains\":{\"pattern\":\"a\",\"multipleOf\":3},\"maxContains\":1}";
   assert_int_equal(pd_grammar_compile_json_schema(mc, strlen(mc), NULL, &o, &g, NULL), PD_OK);
   assert_string_equal(pd_grammar_relaxed(g), "maxContains at /maxContains\n");
   pd_grammar_free(g);
