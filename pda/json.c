@@ -346,7 +346,8 @@ uint32_t pd_json_graft(pd_json_doc *doc, const pd_json_doc *src) {
     if (n.kind == PD_JSON_ARRAY || n.kind == PD_JSON_OBJECT) n.off += kb;
     doc->nodes.data[doc->nodes.len++] = n;
   }
-  for (size_t i = 0; i < src->kids.len; i++) doc->kids.data[doc->kids.len++] = src->kids.data[i] + nb;
+  for (size_t i = 0; i < src->kids.len; i++)
+    doc->kids.data[doc->kids.len++] = src->kids.data[i] + nb;
   if (src->bytes.len) memcpy(doc->bytes.data + bb, src->bytes.data, src->bytes.len);
   doc->bytes.len += src->bytes.len;
   return src->root + nb;

@@ -1,6 +1,7 @@
 /* schema.c - JSON Schema -> grammar IR: the public entry points and the driver
  * (conjunctions, allOf / anyOf / oneOf / if / not, enum / const, type dispatch).
  * The model is described in schema_ctx.h. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +115,8 @@ pd_status pd_sc_fail(pd_sc *sc, pd_status code, uint32_t at, const char *fmt, ..
   size_t pos = at == PD_JSON_NONE ? 0 : pd_json_at(&sc->doc, at)->pos;
   if (at != PD_JSON_NONE && at >= sc->n_main && at < sc->n_parsed) { /* in a schema_docs[i] */
     uint32_t top = at;
-    while (pd_json_at(&sc->doc, top)->parent != PD_JSON_NONE) top = pd_json_at(&sc->doc, top)->parent;
+    while (pd_json_at(&sc->doc, top)->parent != PD_JSON_NONE)
+      top = pd_json_at(&sc->doc, top)->parent;
     for (size_t i = 0; i < sc->doc_roots.len; i++)
       if (sc->doc_roots.data[i] == top)
         return pd__fail(sc->err, code, "%s at %s in %s", msg, ptr, sc->opts.schema_docs[i].uri);
@@ -1153,9 +1155,9 @@ static pd_status pd__docs(pd_sc *sc) {
   for (size_t i = 0; i < sc->opts.n_schema_docs; i++) {
     const pd_schema_doc *d = &sc->opts.schema_docs[i];
     const char *u = d->uri;
-    size_t k = 0;
-    while (u && ((u[k] >= 'a' && u[k] <= 'z') || (u[k] >= 'A' && u[k] <= 'Z') ||
-                 (k && ((u[k] >= '0' && u[k] <= '9') || u[k] == '+' || u[k] == '-' || u[k] == '.'))))
+    size_t k = 0; /* the scheme: a letter, then letters, digits, "+", "-", "." */
+    while (u && (isalpha((unsigned char)u[k]) ||
+                 (k && (isdigit((unsigned char)u[k]) || u[k] == '+' || u[k] == '-' || u[k] == '.'))))
       k++;
     if (!u || !k || u[k] != ':' || !d->json)
       return pd__fail(sc->err, PD_ERR_ARG,

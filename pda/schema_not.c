@@ -396,7 +396,8 @@ static pd_status pd__negate_kw(pd_sc *sc, const char *name, uint32_t v, pd__lit 
     if (pd_json_at(&sc->doc, v)->kind != PD_JSON_STRING || *n >= PD__MAX_LITS)
       return *ok = false, PD_OK;
     if (!pd__negs_find(sc, v, &lit)) {
-      lit = pd__object(sc, (const char *const[]){PD_SC_NOT_PATTERN}, (uint32_t[]){pd__copy_string(sc, v)}, 1);
+      uint32_t copy = pd__copy_string(sc, v);
+      lit = pd__object(sc, (const char *const[]){PD_SC_NOT_PATTERN}, &copy, 1);
       if (lit == PD_JSON_NONE) return pd__nomem(sc->err);
       if ((st = pd__negs_put(sc, v, lit))) return st;
     }

@@ -254,7 +254,8 @@ pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *
         sc->res.data[i].node != base) /* a document may be named twice: by URI and $id */
       base = base == PD_JSON_NONE ? sc->res.data[i].node : base, count++;
   pd__free(sc->ir.alloc, uri);
-  if (count > 1) return pd_sc_fail(sc, PD_ERR_SEMANTIC, ref, "two schemas have the $id of this $ref");
+  if (count > 1)
+    return pd_sc_fail(sc, PD_ERR_SEMANTIC, ref, "two schemas have the $id of this $ref");
   if (base == PD_JSON_NONE) /* lenient: dropped, *target stays NONE */
     return pd_sc_unsupported(sc, ref, "$ref", "remote reference (not fetched)");
   uint32_t t = base;

@@ -661,7 +661,8 @@ static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *r
     uint32_t pat = pd_sc_derived_kw(sc, m, PD_SC_NOT_PATTERN);
     for (uint32_t k = 0; list != PD_JSON_NONE && k < pd_json_len(&sc->doc, list); k++) {
       uint32_t x = pd_json_elem(&sc->doc, list, k);
-      neg = pd_ir_alt2(ir, neg, pd__spelled(sc, pd_json_str(&sc->doc, x), pd_json_at(&sc->doc, x)->n));
+      uint32_t spelled = pd__spelled(sc, pd_json_str(&sc->doc, x), pd_json_at(&sc->doc, x)->n);
+      neg = pd_ir_alt2(ir, neg, spelled);
       where = list;
     }
     if (pat == PD_JSON_NONE) continue;

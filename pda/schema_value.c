@@ -39,10 +39,9 @@ static pd_status pd__schema(pd__val *c, uint32_t v, uint32_t s, int depth, pd_sc
 static uint32_t pd__type(pd_sc *sc, uint32_t v) {
   uint32_t t = pd_sc_value_type(sc, v);
   if (t == PD_SC_INT && sc->int_no_frac) {
-    const pd_json_node *n = pd_json_at(&sc->doc, v);
-    if (memchr(pd_json_str(&sc->doc, v), '.', n->n) || memchr(pd_json_str(&sc->doc, v), 'e', n->n) ||
-        memchr(pd_json_str(&sc->doc, v), 'E', n->n))
-      t = PD_SC_FRAC;
+    const char *s = pd_json_str(&sc->doc, v);
+    size_t n = pd_json_at(&sc->doc, v)->n;
+    if (memchr(s, '.', n) || memchr(s, 'e', n) || memchr(s, 'E', n)) t = PD_SC_FRAC;
   }
   return t;
 }
@@ -108,8 +107,10 @@ static pd_status pd__contains(pd__val *c, uint32_t v, uint32_t s, uint32_t sub, 
                               pd_sc_verdict *out) {
   pd_sc *sc = c->sc;
   uint32_t lo = 1, hi = UINT32_MAX, yes = 0, unknown = 0;
-  uint32_t mn = pd_json_get(&sc->doc, s, "minContains"), mx = pd_json_get(&sc->doc, s, "maxContains");
-  if ((mn != PD_JSON_NONE && !pd_sc_uint(sc, mn, &lo)) || (mx != PD_JSON_NONE && !pd_sc_uint(sc, mx, &hi)))
+  uint32_t mn = pd_json_get(&sc->doc, s, "minContains");
+  uint32_t mx = pd_json_get(&sc->doc, s, "maxContains");
+  if ((mn != PD_JSON_NONE && !pd_sc_uint(sc, mn, &lo)) ||
+      (mx != PD_JSON_NONE && !pd_sc_uint(sc, mx, &hi)))
     return *out = PD_SC_UNKNOWN, PD_OK;
   for (uint32_t i = 0; i < pd_json_len(&sc->doc, v); i++) {
     pd_sc_verdict r;
@@ -131,8 +132,8 @@ static pd_status pd__covered(pd__val *c, uint32_t s, uint32_t key, pd_sc_verdict
   uint32_t props = pd_json_get(&sc->doc, s, "properties");
   uint32_t pats = pd_json_get(&sc->doc, s, "patternProperties");
   *named = pd__of(pd_json_get(&sc->doc, props, pd_json_str(&sc->doc, key)) != PD_JSON_NONE);
-  for (uint32_t i = 0; pats != PD_JSON_NONE && i < pd_json_len(&sc->doc, pats) && *named != PD_SC_YES;
-       i++) {
+  uint32_t n_pats = pats == PD_JSON_NONE ? 0 : pd_json_len(&sc->doc, pats);
+  for (uint32_t i = 0; i < n_pats && *named != PD_SC_YES; i++) {
     bool m;
     if (pd_sc_pattern_test(sc, pd_json_mkey(&sc->doc, pats, i), pd_json_str(&sc->doc, key),
                            pd_json_at(&sc->doc, key)->n, &m))
