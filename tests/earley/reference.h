@@ -294,6 +294,17 @@ static inline void pdr_generate(pd_ir *ir, const uint8_t *data, size_t len) {
   ir->root = pd_ir_rule_find(ir, "A", 1);
 }
 
+/* The next random grammar of a xorshift stream *x: data[0..len) drawn from
+ * it, then the grammar into a fresh ir (the caller frees it). */
+static inline void pdr_generate_next(pd_ir *ir, uint64_t *x, uint8_t *data, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    data[i] = (uint8_t)*x;
+  }
+  pd_ir_init(ir, NULL);
+  pdr_generate(ir, data, len);
+}
+
 /* ------------------------------------------------------ differential run */
 
 #include "earley/earley.h"

@@ -72,13 +72,8 @@ static void test_random(void **state) {
   int built = 0;
   for (int seed = 0; seed < 600; seed++) {
     uint8_t data[96];
-    for (size_t i = 0; i < sizeof data; i++) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      data[i] = (uint8_t)x;
-    }
     pd_ir ir;
-    pd_ir_init(&ir, NULL);
-    pdr_generate(&ir, data, sizeof data);
+    pdr_generate_next(&ir, &x, data, sizeof data);
     pd_grammar *g = NULL;
     if (pd_grammar_from_ir(&ir, NULL, NULL, &g, NULL) == PD_OK) pdt__check(g), built++;
     pd_grammar_free(g);

@@ -118,13 +118,8 @@ static void test_random_invariants(void **state) {
   uint64_t x = 88172645463325252ull;
   for (int seed = 0; seed < 400; seed++) {
     uint8_t data[64];
-    for (size_t i = 0; i < sizeof data; i++) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      data[i] = (uint8_t)x;
-    }
     pd_ir ir;
-    pd_ir_init(&ir, NULL);
-    pdr_generate(&ir, data, sizeof data);
+    pdr_generate_next(&ir, &x, data, sizeof data);
     pd_grammar *g = NULL;
     if (pd_grammar_from_ir(&ir, NULL, NULL, &g, NULL) == PD_OK) {
       pdt_check_invariants(&g->pda);
