@@ -261,12 +261,38 @@ static pd_status pd__array_kw(pd__val *c, uint32_t v, uint32_t s, const char *na
   return PD_OK;
 }
 
+/* multipleOf: v = V 10^a and x = X 10^b (V, X their significant digits) give
+ * v / x = V / X 10^(a-b). For a >= b that is whether X divides V 10^(a-b),
+ * digit by digit modulo X; for a < b never, as V has no trailing zero while
+ * X 10^(b-a) ends in one. Decided for X below 2^32 and short numbers. */
+static pd_sc_verdict pd__multiple(pd_sc *sc, uint32_t v, uint32_t x) {
+  const pd_json_doc *d = &sc->doc;
+  char bv[64], bx[64];
+  pd_json_dec a, b;
+  if (pd_json_at(d, x)->kind != PD_JSON_NUMBER || pd_json_at(d, v)->n >= sizeof bv ||
+      pd_json_at(d, x)->n >= sizeof bx)
+    return PD_SC_UNKNOWN;
+  pd_json_number(d, v, bv, &a);
+  pd_json_number(d, x, bx, &b);
+  if (b.n == 0 || b.neg || b.n > 9) return PD_SC_UNKNOWN; /* not positive, or too long */
+  if (a.n == 0) return PD_SC_YES;                        /* zero */
+  int64_t shift = (a.exp - (int64_t)a.n) - (b.exp - (int64_t)b.n);
+  if (shift < 0) return PD_SC_NO;
+  if (shift > 4096) return PD_SC_UNKNOWN;
+  uint64_t X = 0, r = 0;
+  for (size_t i = 0; i < b.n; i++) X = X * 10 + (uint64_t)(b.digits[i] - '0');
+  for (size_t i = 0; i < a.n; i++) r = (r * 10 + (uint64_t)(a.digits[i] - '0')) % X;
+  for (int64_t i = 0; i < shift; i++) r = r * 10 % X;
+  return pd__of(r == 0);
+}
+
 /* The number bounds (draft-04: a boolean exclusive bound turns its sibling
- * strict); multipleOf is not decided here. */
+ * strict) and multipleOf. */
 static pd_sc_verdict pd__number_kw(pd_sc *sc, uint32_t v, uint32_t s, const char *name,
                                    uint32_t x) {
   const pd_json_doc *d = &sc->doc;
   bool low = strstr(name, "inimum") != NULL, excl = name[0] == 'e';
+  if (!strcmp(name, "multipleOf")) return pd__multiple(sc, v, x);
   if (!strstr(name, "imum")) return PD_SC_UNKNOWN;
   if (pd_json_at(d, x)->kind == PD_JSON_TRUE || pd_json_at(d, x)->kind == PD_JSON_FALSE)
     return excl ? PD_SC_YES : PD_SC_UNKNOWN; /* decided with the sibling bound */

@@ -399,7 +399,8 @@ static void test_enum_const(void **state) {
   ACCEPT(su, "\"https://jsonfeed.org/version/1\"");
   /* a sibling not decided here is still refused */
   pdt_refused_any("{\"format\":\"hostname\",\"enum\":[\"a.b\"]}");
-  pdt_refused_any("{\"multipleOf\":5,\"enum\":[5,6]}");
+  ACCEPT("{\"multipleOf\":5,\"enum\":[5,6]}", "5"); /* decided on the value */
+  REJECT("{\"multipleOf\":5,\"enum\":[5,6]}", "6");
 }
 
 /* The compile is refused (PD_ERR_UNSUPPORTED). */
@@ -1140,8 +1141,20 @@ static void test_values_against_siblings(void **state) {
                    "{\"minimum\":1,\"exclusiveMinimum\":true}},\"enum\":[{\"n\":1},{\"n\":2}]}";
   REJECT(d4, "{\"n\":1}");
   ACCEPT(d4, "{\"n\":2}");
+  /* multiples decided on the value: 0 always, decimals by their digits */
+  const char *mo = "{\"multipleOf\":1.5,\"enum\":[0,3,4.5,4,1.5e1,0.75,-3.0,\"x\"]}";
+  ACCEPT(mo, "0");
+  ACCEPT(mo, "3");
+  ACCEPT(mo, "4.5");
+  REJECT(mo, "4");
+  ACCEPT(mo, "15");
+  REJECT(mo, "0.75");
+  ACCEPT(mo, "-3");
+  ACCEPT(mo, "\"x\"");
+  ACCEPT("{\"multipleOf\":0.01,\"const\":19.99}", "19.99");
+  pdt_refused("{\"multipleOf\":0.01,\"const\":19.999}", PD_ERR_SEMANTIC, "");
   /* what is not decided on a value still refuses the enum */
-  pdt_refused("{\"multipleOf\":3,\"enum\":[3,4]}", PD_ERR_UNSUPPORTED, "enum");
+  pdt_refused("{\"multipleOf\":12345678901,\"enum\":[3,4]}", PD_ERR_UNSUPPORTED, "enum");
   pdt_refused("{\"properties\":{\"a\":{\"unevaluatedProperties\":false}},\"enum\":[{\"a\":{}}]}",
               PD_ERR_UNSUPPORTED, "enum");
 }
