@@ -991,7 +991,9 @@ static pd_status pd__enum(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32
   bool single = false;
   for (size_t i = 0; i < c->n && first == c->n; i++)
     if ((vals = pd_sc_values(sc, pd_sc_member(sc, c, i), &single)) != PD_JSON_NONE) first = i;
-  uint32_t count = single ? 1 : pd_json_len(&sc->doc, vals), acc = pd_ir_nothing(&sc->ir);
+  uint32_t count = single ? 1 : pd_json_len(&sc->doc, vals), n = 0;
+  uint32_t *lits = pd__malloc(sc->ir.alloc, (count + 1) * sizeof *lits); /* one list of literals */
+  if (!lits) return pd__nomem(sc->err);
   for (uint32_t k = 0; k < count; k++) {
     uint32_t v = single ? vals : pd_json_elem(&sc->doc, vals, k), t = pd_sc_value_type(sc, v);
     if (!(t & c->types)) continue;
@@ -1005,14 +1007,18 @@ static pd_status pd__enum(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32
     if (!ok) continue;
     uint32_t sib;
     pd_status st = pd__value_meets_all(sc, c, v, t, &ok, &sib);
-    if (st) return st;
-    if (!ok) {
-      if (sib == PD_JSON_NONE) continue; /* a sibling rejects it */
-      if ((st = pd_sc_unsupported(sc, sib, "enum", "const/enum with sibling assertions"))) return st;
+    if (!st && !ok && sib != PD_JSON_NONE)
+      st = pd_sc_unsupported(sc, sib, "enum", "const/enum with sibling assertions");
+    else if (!st && !ok)
+      continue; /* a sibling rejects it */
+    if (st) {
+      pd__free(sc->ir.alloc, lits);
+      return st;
     }
-    acc = pd_ir_alt2(&sc->ir, acc, pd_sc_literal(sc, v, depth));
+    lits[n++] = pd_sc_literal(sc, v, depth);
   }
-  *node = acc;
+  *node = pd_ir_alt(&sc->ir, lits, n);
+  pd__free(sc->ir.alloc, lits);
   return pd_sc_ir_status(sc);
 }
 

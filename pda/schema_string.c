@@ -197,11 +197,15 @@ uint32_t pd_sc_string_literal(pd_sc *sc, const char *s, size_t len) {
  * difference (pda/nfa_diff.c). */
 uint32_t pd_sc_string_not_in(pd_sc *sc, const uint32_t *names, size_t n) {
   pd_ir *ir = &sc->ir;
-  uint32_t spelled = pd_ir_nothing(ir);
-  for (size_t i = 0; i < n; i++)
-    spelled = pd_ir_alt2(
-        ir, spelled,
-        pd__spelled(sc, pd_json_str(&sc->doc, names[i]), pd_json_at(&sc->doc, names[i])->n));
+  uint32_t *alts = pd__malloc(ir->alloc, (n + 1) * sizeof *alts), spelled = PD_IR_NONE;
+  if (!alts) {
+    ir->oom = true;
+    return PD_IR_NONE;
+  }
+  for (size_t i = 0; i < n; i++) /* one list: a chain of pairs is as deep as the names */
+    alts[i] = pd__spelled(sc, pd_json_str(&sc->doc, names[i]), pd_json_at(&sc->doc, names[i])->n);
+  spelled = pd_ir_alt(ir, alts, n);
+  pd__free(ir->alloc, alts);
   uint32_t any = pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF);
   return pd__quoted(sc, pd_ir_diff(ir, any, spelled));
 }

@@ -1159,6 +1159,29 @@ static void test_values_against_siblings(void **state) {
               PD_ERR_UNSUPPORTED, "enum");
 }
 
+/* Long lists stay flat: an enum of 5,000 values and an object of 3,000
+ * declared names (its additional keys are every other string) once nested
+ * one pair per item, past the IR's depth limit. */
+static void test_long_lists(void **state) {
+  (void)state;
+  size_t cap = 200000;
+  char *s = malloc(cap), *w = s;
+  assert_non_null(s);
+  w += sprintf(w, "{\"enum\":[");
+  for (int i = 0; i < 5000; i++) w += sprintf(w, "%s\"v%d\"", i ? "," : "", i);
+  sprintf(w, "]}");
+  ACCEPT(s, "\"v4999\"");
+  ACCEPT(s, "\"v0\"");
+  REJECT(s, "\"v5000\"");
+  w = s + sprintf(s, "{\"type\":\"object\",\"properties\":{");
+  for (int i = 0; i < 3000; i++) w += sprintf(w, "%s\"k%d\":{\"type\":\"integer\"}", i ? "," : "", i);
+  sprintf(w, "}}");
+  ACCEPT(s, "{\"k2999\":1,\"zz\":\"x\"}");
+  REJECT(s, "{\"k5\":\"x\"}");
+  REJECT(s, "{\"k2999\":1.5}");
+  free(s);
+}
+
 static void test_dynamic_ref(void **state) {
   (void)state;
   /* one $dynamicAnchor of the name in the document: a plain $ref */
@@ -1476,6 +1499,7 @@ int main(void) {
       cmocka_unit_test(test_unique_items),   cmocka_unit_test(test_draft4_integers),
       cmocka_unit_test(test_ref_siblings),  cmocka_unit_test(test_ref_uris),
       cmocka_unit_test(test_schema_docs),   cmocka_unit_test(test_values_against_siblings),
+      cmocka_unit_test(test_long_lists),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
