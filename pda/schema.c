@@ -516,15 +516,19 @@ static pd_status pd__branch_n(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t
 /* anyOf / oneOf at member i: the union of (conj AND branch). */
 static pd_status pd__union(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t flag,
                            uint32_t depth, uint32_t *node) {
-  uint32_t acc = pd_ir_nothing(&sc->ir);
-  for (uint32_t b = 0; b < pd_json_len(&sc->doc, arr); b++) {
-    uint32_t one;
+  uint32_t n = pd_json_len(&sc->doc, arr);
+  uint32_t *alts = pd__malloc(sc->ir.alloc, (n + 1) * sizeof *alts); /* one list, not nested pairs */
+  if (!alts) return pd__nomem(sc->err);
+  for (uint32_t b = 0; b < n; b++) {
     pd_status st =
-        pd__branch(sc, c, i, flag, pd_json_elem(&sc->doc, arr, b), c->types, depth, &one);
-    if (st) return st;
-    acc = b == 0 ? one : pd_ir_alt2(&sc->ir, acc, one);
+        pd__branch(sc, c, i, flag, pd_json_elem(&sc->doc, arr, b), c->types, depth, &alts[b]);
+    if (st) {
+      pd__free(sc->ir.alloc, alts);
+      return st;
+    }
   }
-  *node = acc;
+  *node = pd_ir_alt(&sc->ir, alts, n);
+  pd__free(sc->ir.alloc, alts);
   return pd_sc_ir_status(sc);
 }
 

@@ -302,7 +302,10 @@ static pd_status pd__array_contains(pd_sc *sc, const pd_sc_conj *c, uint32_t dep
 }
 
 /* array = "[" [ elem ( sep elem )* ] "]" with min..max elements, element i
- * from position-specific schemas up to the prefix length k, then the tail. */
+ * from position-specific schemas up to the prefix length k, then the tail.
+ * Each element of the prefix nests its rest one level deeper, so every
+ * PD__PREFIX_CHUNK elements the rest becomes a rule of its own. */
+#define PD__PREFIX_CHUNK 256u
 pd_status pd_sc_array(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node) {
   pd_ir *ir = &sc->ir;
   uint32_t min, max, k = pd__prefix_len(sc, c), tail, rest;
@@ -347,6 +350,11 @@ pd_status pd_sc_array(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *
       first = with;
     else
       rest = i >= min ? pd_ir_alt2(ir, with, pd_ir_empty(ir)) : with;
+    if (i % PD__PREFIX_CHUNK == 0 && i > 0) { /* a rule: its reference nests no deeper */
+      uint32_t r = pd_ir_rule_fresh(ir, "pre");
+      pd_ir_rule_define(ir, r, rest);
+      rest = pd_ir_ref(ir, r);
+    }
   }
   uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
   uint32_t full = pd_ir_seq(

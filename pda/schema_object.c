@@ -627,7 +627,14 @@ static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
   pd_status st = pd__extra_member(o, &a.free);
   if (st) return st;
   a.elems = pd__malloc(ir->alloc, (o->props.len + 1) * sizeof *a.elems);
-  if (!a.elems) return pd__nomem(sc->err);
+  /* the free members as one list: past 12 declared, every optional one */
+  uint32_t *fr = pd__malloc(ir->alloc, (o->props.len + 1) * sizeof *fr), nf = 0;
+  if (!a.elems || !fr) {
+    pd__free(ir->alloc, a.elems);
+    pd__free(ir->alloc, fr);
+    return pd__nomem(sc->err);
+  }
+  fr[nf++] = a.free;
   for (size_t i = 0; i < o->props.len && !st; i++) {
     const pd__prop *p = &o->props.data[i];
     uint32_t elem = pd_ir_nothing(ir);
@@ -636,12 +643,14 @@ static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
           o, pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name), pd_json_at(&sc->doc, p->name)->n),
           p->name, &elem);
     if (wide && !p->required) {
-      a.free = pd_ir_alt2(ir, a.free, elem);
+      fr[nf++] = elem;
       continue;
     }
     if (p->required) a.req |= 1u << a.T;
     a.elems[a.T++] = elem;
   }
+  a.free = pd_ir_alt(ir, fr, nf);
+  pd__free(ir->alloc, fr);
   a.frees = pd_ir_at(ir, a.free)->kind != PD_IR_NOTHING;
   a.sep = pd_sc_item_sep(sc, o->depth); /* first: it may add the whitespace rule */
   a.first = (uint32_t)ir->rules.len;

@@ -1159,9 +1159,10 @@ static void test_values_against_siblings(void **state) {
               PD_ERR_UNSUPPORTED, "enum");
 }
 
-/* Long lists stay flat: an enum of 5,000 values and an object of 3,000
- * declared names (its additional keys are every other string) once nested
- * one pair per item, past the IR's depth limit. */
+/* Long lists stay flat: an enum of 5,000 values, an object of 3,000 declared
+ * names (its additional keys are every other string; in any order, its
+ * optional members), an anyOf of 2,500 branches and 2,500 prefixItems once
+ * nested one level per item, past the IR's depth limit. */
 static void test_long_lists(void **state) {
   (void)state;
   size_t cap = 200000;
@@ -1179,6 +1180,28 @@ static void test_long_lists(void **state) {
   ACCEPT(s, "{\"k2999\":1,\"zz\":\"x\"}");
   REJECT(s, "{\"k5\":\"x\"}");
   REJECT(s, "{\"k2999\":1.5}");
+  pd_grammar_options o = pdt_opts(); /* past 12 declared, any order lists every optional one */
+  o.any_order = true;
+  if (!pdt_accepts_o(s, &o, "{\"k2999\":1,\"k0\":2}")) fail_msg("wide any order");
+  if (pdt_accepts_o(s, &o, "{\"k2999\":\"x\",\"k0\":2}")) fail_msg("wide any order: type");
+  w = s + sprintf(s, "{\"anyOf\":[");
+  for (int i = 0; i < 2500; i++) w += sprintf(w, "%s{\"const\":%d}", i ? "," : "", i);
+  sprintf(w, "]}");
+  ACCEPT(s, "2499");
+  REJECT(s, "2500");
+  w = s + sprintf(s, "{\"prefixItems\":[");
+  for (int i = 0; i < 2500; i++) w += sprintf(w, "%s{\"const\":%d}", i ? "," : "", i % 7);
+  sprintf(w, "],\"items\":false}");
+  char *in = malloc(20000), *x = in;
+  assert_non_null(in);
+  x += sprintf(x, "[");
+  for (int i = 0; i < 2500; i++) x += sprintf(x, "%s%d", i ? "," : "", i % 7);
+  sprintf(x, "]");
+  ACCEPT(s, in);
+  in[strlen(in) - 2] = '9'; /* the last element is wrong */
+  REJECT(s, in);
+  ACCEPT(s, "[0,1,2]");
+  free(in);
   free(s);
 }
 
