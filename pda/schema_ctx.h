@@ -219,6 +219,11 @@ pd_status pd_sc_ref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *
 /* The same for $dynamicRef where its resolution does not depend on the
  * dynamic scope (else refused; PD_JSON_NONE with PD_OK when lenient). */
 pd_status pd_sc_dynref_resolve(pd_sc *sc, uint32_t schema, uint32_t ref, uint32_t *target);
+/* Schema s as draft-07 and before read it: a schema with "$ref" is its
+ * target alone, siblings ignored (followed up to 16 times); s itself in
+ * later drafts. The proofs and negations start from it, as the compile's
+ * flattening does. */
+uint32_t pd_sc_alone(pd_sc *sc, uint32_t s);
 /* Either resolution (dynamic: $dynamicRef) for a proof or a look-ahead: it
  * reports and notes nothing; false when it does not resolve to a schema. */
 bool pd_sc_ref_quiet(pd_sc *sc, uint32_t schema, uint32_t ref, bool dynamic, uint32_t *target);

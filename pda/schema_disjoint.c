@@ -9,13 +9,15 @@
 #include "base/error.h"
 #include "pda/schema_ctx.h"
 
-/* The types a schema can possibly accept, from its type / const / enum and
- * those of its allOf members and $ref target (a sound over-approximation). */
-static uint32_t pd__possible_types(pd_sc *sc, uint32_t s, int budget) {
+/* The types a schema can possibly accept, from its type / const / enum, those
+ * of its allOf members and $ref target, and the union of its anyOf / oneOf
+ * branches' (a sound over-approximation). *steps bounds the schemas visited. */
+static uint32_t pd__types_in(pd_sc *sc, uint32_t s, int budget, int *steps) {
   const pd_json_node *n = pd_json_at(&sc->doc, s);
   if (n->kind == PD_JSON_FALSE) return 0;
-  if (n->kind != PD_JSON_OBJECT || budget <= 0) return PD_SC_ALL;
+  if (n->kind != PD_JSON_OBJECT || budget <= 0 || --*steps < 0) return PD_SC_ALL;
   uint32_t mask = PD_SC_ALL, t, v, target, m;
+  if ((t = pd_sc_alone(sc, s)) != s) return pd__types_in(sc, t, budget - 1, steps);
   if ((t = pd_json_get(&sc->doc, s, "type")) != PD_JSON_NONE && pd_sc_type_mask_quiet(sc, t, &m))
     mask &= m;
   if ((v = pd_json_get(&sc->doc, s, "const")) != PD_JSON_NONE) mask &= pd_sc_value_type(sc, v);
@@ -29,16 +31,34 @@ static uint32_t pd__possible_types(pd_sc *sc, uint32_t s, int budget) {
   if ((v = pd_json_get(&sc->doc, s, "allOf")) != PD_JSON_NONE &&
       pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY)
     for (uint32_t i = 0; i < pd_json_len(&sc->doc, v); i++)
-      mask &= pd__possible_types(sc, pd_json_elem(&sc->doc, v, i), budget - 1);
+      mask &= pd__types_in(sc, pd_json_elem(&sc->doc, v, i), budget - 1, steps);
   if ((v = pd_json_get(&sc->doc, s, "$ref")) != PD_JSON_NONE &&
       pd_sc_ref_quiet(sc, s, v, false, &target))
-    mask &= pd__possible_types(sc, target, budget - 1);
+    mask &= pd__types_in(sc, target, budget - 1, steps);
+  static const char *const unions[] = {"anyOf", "oneOf"};
+  for (int k = 0; k < 2; k++) {
+    if ((v = pd_json_get(&sc->doc, s, unions[k])) == PD_JSON_NONE ||
+        pd_json_at(&sc->doc, v)->kind != PD_JSON_ARRAY)
+      continue;
+    uint32_t any = 0;
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, v) && any != PD_SC_ALL; i++)
+      any |= pd__types_in(sc, pd_json_elem(&sc->doc, v, i), budget - 1, steps);
+    mask &= any;
+  }
   return mask;
+}
+
+/* The same, at most 8 levels deep and 256 schemas visited (unions branch:
+ * past that, every type). */
+static uint32_t pd__possible_types(pd_sc *sc, uint32_t s, int budget) {
+  int steps = 256;
+  return pd__types_in(sc, s, budget, &steps);
 }
 
 /* Finite set of values a schema allows (const or enum), or PD_JSON_NONE. */
 uint32_t pd_sc_values(pd_sc *sc, uint32_t s, bool *single) {
   uint32_t v;
+  s = pd_sc_alone(sc, s);
   if (pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) return PD_JSON_NONE;
   if ((v = pd_json_get(&sc->doc, s, "const")) != PD_JSON_NONE) {
     *single = true;
@@ -120,6 +140,7 @@ static bool pd__required_forbidden(pd_sc *sc, uint32_t a, uint32_t b) {
 /* The schema objects a schema implies (itself, its $ref target and allOf
  * members, transitively): it accepts no more than any of them. */
 static size_t pd__conjuncts(pd_sc *sc, uint32_t s, uint32_t *out, size_t n, size_t cap) {
+  s = pd_sc_alone(sc, s);
   if (n >= cap || pd_json_at(&sc->doc, s)->kind != PD_JSON_OBJECT) return n;
   for (size_t i = 0; i < n; i++)
     if (out[i] == s) return n;
@@ -268,6 +289,7 @@ static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t 
  * that miss each other; each on any pair of implied schemas). */
 pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types,
                               uint32_t *proved) {
+  a = pd_sc_alone(sc, a), b = pd_sc_alone(sc, b);
   uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
   *proved = types & ~common;
   if (!common) return PD_OK;
@@ -306,6 +328,7 @@ static bool pd__local_accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
 /* Whether schema s accepts every instance of type t: it and every schema it
  * implies ($ref target, allOf members) do. */
 bool pd_sc_accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
+  s = pd_sc_alone(sc, s);
   if (pd_json_at(&sc->doc, s)->kind == PD_JSON_TRUE) return true;
   uint32_t cs[16];
   size_t n = pd__conjuncts(sc, s, cs, 0, 16);

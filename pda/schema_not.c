@@ -456,6 +456,7 @@ static pd_status pd__negate_conj(pd_sc *sc, uint32_t s, const char *name, uint32
 
 static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit *lits, size_t *n,
                                  bool *ok, int depth) {
+  s = pd_sc_alone(sc, s);
   pd_json_kind kind = (pd_json_kind)pd_json_at(&sc->doc, s)->kind;
   if (kind == PD_JSON_FALSE) *mask = 0;
   if (kind == PD_JSON_TRUE || kind == PD_JSON_FALSE) return PD_OK;
@@ -500,6 +501,7 @@ static pd_status pd__negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit *lits
 }
 
 bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size_t *n) {
+  s = pd_sc_alone(sc, s);
   pd_json_kind kind = (pd_json_kind)pd_json_at(&sc->doc, s)->kind;
   uint32_t mask = PD_SC_ALL, cv = PD_JSON_NONE, ev = PD_JSON_NONE, cand[3], nc = 0;
   *n = 0;
@@ -555,6 +557,7 @@ pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, s
 
 pd_status pd_sc_neg_any(pd_sc *sc, uint32_t x, uint32_t *all, bool *ok) {
   *ok = false;
+  x = pd_sc_alone(sc, x);
   if (pd_json_at(&sc->doc, x)->kind != PD_JSON_OBJECT) return PD_OK;
   uint32_t arr = PD_JSON_NONE, negs[PD__NOT_ANY_MAX];
   for (uint32_t k = 0; k < pd_json_len(&sc->doc, x); k++) {

@@ -219,6 +219,15 @@ static uint32_t pd__find(pd_sc *sc, const char *kw, const char *prefix, const ch
   return PD_JSON_NONE;
 }
 
+uint32_t pd_sc_alone(pd_sc *sc, uint32_t s) {
+  for (int hops = 0; sc->ref_alone && hops < 16; hops++) {
+    uint32_t ref = pd_json_get(&sc->doc, s, "$ref"), t;
+    if (ref == PD_JSON_NONE || !pd_sc_ref_quiet(sc, s, ref, false, &t) || t == s) break;
+    s = t;
+  }
+  return s;
+}
+
 bool pd_sc_ref_quiet(pd_sc *sc, uint32_t schema, uint32_t ref, bool dynamic, uint32_t *target) {
   pd_error *saved = sc->err;
   bool lenient = sc->opts.lenient;

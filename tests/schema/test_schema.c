@@ -1404,6 +1404,18 @@ static void test_ref_siblings(void **state) {
   assert_true(pdt_accepts(back, "{\"type\":\"a\",\"items\":{\"type\":\"b\"}}"));
   assert_false(pdt_accepts(back, "{\"type\":\"a\",\"items\":{\"type\":\"b\",\"items\":{}}}"));
   assert_false(pdt_accepts(back, "{\"type\":\"a\",\"items\":{}}"));
+  /* the proofs read a "$ref" beside siblings as draft-07 does: the first
+   * branch is the string of its target, both branches take every string,
+   * and oneOf holds for no instance (once "integer" made them disjoint, and
+   * "x" was accepted) */
+  pdt_refused("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"s\":"
+              "{\"type\":\"string\"}},\"oneOf\":[{\"$ref\":\"#/definitions/s\",\"type\":\"integer\"},"
+              "{\"type\":\"string\"}]}",
+              PD_ERR_SEMANTIC, "no string");
+  const char *nd = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"s\":"
+                   "{\"type\":\"string\"}},\"not\":{\"$ref\":\"#/definitions/s\",\"type\":\"integer\"}}";
+  assert_false(pdt_accepts(nd, "\"x\"")); /* not string */
+  assert_true(pdt_accepts(nd, "5"));
 }
 
 /* Decimals on a grid of hundredths against decimal bounds. */
