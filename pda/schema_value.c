@@ -159,7 +159,9 @@ static pd_status pd__object_kw(pd__val *c, uint32_t v, uint32_t s, const char *n
     if (pd_json_at(d, x)->kind != PD_JSON_ARRAY) return *out = PD_SC_UNKNOWN, PD_OK;
     for (uint32_t i = 0; i < pd_json_len(d, x) && *out == PD_SC_YES; i++) {
       uint32_t k = pd_json_elem(d, x, i);
-      if (pd_json_at(d, k)->kind != PD_JSON_STRING) return *out = PD_SC_UNKNOWN, PD_OK;
+      if (pd_json_at(d, k)->kind != PD_JSON_STRING ||
+          strlen(pd_json_str(d, k)) != pd_json_at(d, k)->n) /* a lookup cannot name a NUL */
+        return *out = PD_SC_UNKNOWN, PD_OK;
       *out = pd__of(pd_json_get(d, v, pd_json_str(d, k)) != PD_JSON_NONE);
     }
   } else if (!strcmp(name, "properties") || !strcmp(name, "patternProperties") ||

@@ -1109,6 +1109,8 @@ static void test_values_against_siblings(void **state) {
   REJECT(deps, "{\"a\":1,\"b\":2}");
   ACCEPT(deps, "{\"a\":1,\"b\":2,\"c\":3}");
   REJECT(deps, "{\"cc\":1}");
+  /* a required name with a NUL inside is not decided on a value */
+  pdt_refused_any("{\"required\":[\"a\\u0000b\"],\"enum\":[{\"a\":1}]}");
   const char *arr = "{\"prefixItems\":[{\"type\":\"string\"}],\"items\":{\"type\":\"integer\"},"
                     "\"minItems\":2,\"uniqueItems\":true,\"contains\":{\"const\":5},\"maxContains\":1,"
                     "\"enum\":[[\"s\",5],[\"s\"],[1,5],[\"s\",5,\"t\"],[\"s\",5,5],[\"s\",4,6],[\"s\",5,6]]}";
