@@ -1,0 +1,236 @@
+/* test_schema_negation.c - not, oneOf by negation, if/then/else over
+ * negatable conditions, and maxContains through the negated contains. */
+#include "schema_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_negation(void **state) {
+  (void)state;
+  /* if with a bound: then where it holds, else where it fails (and other types) */
+  const char *f =
+      "{\"if\":{\"exclusiveMaximum\":0},\"then\":{\"minimum\":-10},"
+      "\"else\":{\"type\":\"integer\"}}";
+  ACCEPT(f, "-1");
+  ACCEPT(f, "-10");
+  REJECT(f, "-100");
+  ACCEPT(f, "0");
+  ACCEPT(f, "3");
+  REJECT(f, "3.5");
+  ACCEPT(f, "\"x\""); /* not a number: "if" and "then" hold vacuously */
+  const char *g =
+      "{\"if\":{\"exclusiveMaximum\":0},\"then\":{\"minimum\":-10},"
+      "\"else\":{\"type\":\"string\"}}";
+  ACCEPT(g, "\"x\"");
+  REJECT(g, "1");
+  /* string length and required names */
+  const char *h =
+      "{\"if\":{\"type\":\"string\",\"maxLength\":2},\"then\":{\"minLength\":1},"
+      "\"else\":{\"type\":\"string\"}}";
+  ACCEPT(h, "\"ab\"");
+  REJECT(h, "\"\"");
+  ACCEPT(h, "\"bbb\""); /* too long for "if": else */
+  REJECT(h, "1");       /* not a string: else */
+  const char *r =
+      "{\"type\":\"object\",\"if\":{\"required\":[\"a\"]},\"then\":{\"required\":[\"b\"]}}";
+  ACCEPT(r, "{\"a\":1,\"b\":2}");
+  REJECT(r, "{\"a\":1}");
+  ACCEPT(r, "{\"c\":1}");
+  /* not anyOf: every branch fails */
+  const char *na = "{\"type\":\"object\",\"required\":[\"image\"],\"not\":{\"anyOf\":"
+                   "[{\"required\":[\"build\"]},{\"required\":[\"dockerfile\"]}]}}";
+  ACCEPT(na, "{\"image\":1}");
+  REJECT(na, "{\"image\":1,\"build\":2}");
+  REJECT(na, "{\"dockerfile\":1,\"image\":1}");
+  const char *nany = "{\"not\":{\"anyOf\":[{\"type\":\"string\"},{\"minimum\":3}]}}";
+  ACCEPT(nany, "2.5");
+  REJECT(nany, "3");
+  REJECT(nany, "\"s\"");
+  REJECT(nany, "{}"); /* an object meets "minimum" */
+  pdt_refused("{\"not\":{\"anyOf\":[{\"multipleOf\":3}]}}", PD_ERR_UNSUPPORTED, "not");
+  /* a pattern negates to the strings it does not match (an escape spells a
+   * character too), and a non-string matches every pattern */
+  const char *nap = "{\"not\":{\"anyOf\":[{\"pattern\":\"a\"}]}}";
+  ACCEPT(nap, "\"bcd\"");
+  REJECT(nap, "\"bab\"");
+  REJECT(nap, "\"b\\u0061\"");
+  REJECT(nap, "5");
+  const char *pn = "{\"propertyNames\":{\"not\":{\"pattern\":\"^x\"}}}";
+  ACCEPT(pn, "{\"a\":1,\"yx\":2}");
+  REJECT(pn, "{\"a\":1,\"xa\":2}");
+  const char *ip = "{\"type\":\"string\",\"if\":{\"pattern\":\"^a\"},\"then\":{\"maxLength\":2},"
+                   "\"else\":{\"pattern\":\"z$\"}}";
+  ACCEPT(ip, "\"ab\"");
+  REJECT(ip, "\"abc\"");
+  ACCEPT(ip, "\"bcz\"");
+  REJECT(ip, "\"bcd\"");
+  pdt_refused("{\"not\":{\"pattern\":\"a\"},\"minLength\":2}", PD_ERR_UNSUPPORTED, "not");
+  /* oneOf by negation */
+  const char *o = "{\"oneOf\":[{\"type\":\"number\",\"minimum\":0},{\"maximum\":5}]}";
+  ACCEPT(o, "6");
+  ACCEPT(o, "-1");
+  ACCEPT(o, "5.5");
+  REJECT(o, "3");
+  REJECT(o, "0");
+  REJECT(o, "5");
+  ACCEPT(o, "\"x\""); /* a string passes {"maximum": 5} only: exactly one */
+  /* integers against a bound would need non-integral numbers with bounds */
+  pdt_refused("{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", PD_ERR_UNSUPPORTED, "not");
+  const char *o3 =
+      "{\"type\":\"object\",\"oneOf\":[{\"required\":[\"a\",\"b\"]},"
+      "{\"required\":[\"a\",\"c\"]},{\"maxProperties\":1}]}";
+  ACCEPT(o3, "{\"a\":1,\"b\":2}");
+  ACCEPT(o3, "{\"a\":1,\"c\":2}");
+  ACCEPT(o3, "{\"x\":1}");
+  REJECT(o3, "{\"a\":1,\"b\":2,\"c\":3}");
+  REJECT(o3, "{\"x\":1,\"y\":2}");
+  ACCEPT(o3, "{}");
+  /* not integer: non-integral numbers (no exponent form: documented false negative) */
+  const char *ni = "{\"not\":{\"type\":\"integer\"}}";
+  ACCEPT(ni, "1.5");
+  ACCEPT(ni, "-0.001");
+  ACCEPT(ni, "\"x\"");
+  REJECT(ni, "1");
+  REJECT(ni, "1.0");
+  REJECT(ni, "1.50e1");
+  pdt_refused("{\"not\":{\"type\":\"integer\"},\"minimum\":1}", PD_ERR_UNSUPPORTED, "not");
+  /* conditions that cannot be negated stay loud */
+  pdt_refused("{\"if\":{\"multipleOf\":3},\"then\":false}", PD_ERR_UNSUPPORTED, "/if");
+  pdt_refused("{\"not\":{\"const\":\"a\"},\"maxLength\":3}", PD_ERR_UNSUPPORTED, "not");
+  /* string constants negate to "none of these strings" */
+  const char *ns = "{\"not\":{\"enum\":[\"a\",\"bc\"]}}";
+  REJECT(ns, "\"a\"");
+  REJECT(ns, "\"\\u0062c\""); /* escaped, still "bc" */
+  ACCEPT(ns, "\"b\"");
+  ACCEPT(ns, "\"bcd\"");
+  ACCEPT(ns, "\"\"");
+  ACCEPT(ns, "1");
+  const char *ce = "{\"enum\":[\"a\",\"b\"],\"not\":{\"const\":\"a\"}}";
+  REJECT(ce, "\"a\"");
+  ACCEPT(ce, "\"b\"");
+  /* properties negate to "present with a failing value" */
+  const char *np =
+      "{\"type\":\"object\",\"not\":{\"properties\":{\"foo\":{\"type\":\"string\","
+      "\"minLength\":2}}}}";
+  ACCEPT(np, "{\"foo\":1}");
+  ACCEPT(np, "{\"foo\":\"a\"}");
+  REJECT(np, "{\"foo\":\"ab\"}");
+  REJECT(np, "{}");
+  REJECT(np, "{\"bar\":1}");
+  /* $ref and allOf members: their failures add up */
+  const char *nr =
+      "{\"$defs\":{\"d\":{\"minimum\":3}},\"not\":{\"allOf\":[{\"$ref\":\"#/$defs/d\"},"
+      "{\"maximum\":5}]}}";
+  ACCEPT(nr, "2");
+  ACCEPT(nr, "6");
+  REJECT(nr, "3");
+  REJECT(nr, "5");
+  REJECT(nr, "\"x\"");
+  /* prefixItems negate to "long enough, and that element fails" */
+  const char *pi = "{\"type\":\"array\",\"not\":{\"prefixItems\":[true,{\"const\":\"b\"}]}}";
+  ACCEPT(pi, "[1,\"c\"]");
+  ACCEPT(pi, "[1,2,3]");
+  REJECT(pi, "[1,\"b\",3]");
+  REJECT(pi, "[1]");
+  REJECT(pi, "[]");
+  /* if's annotations count for unevaluatedProperties where it held */
+  const char *ue =
+      "{\"if\":{\"properties\":{\"foo\":{\"const\":\"then\"}},\"required\":[\"foo\"]},"
+      "\"then\":{\"properties\":{\"bar\":{\"type\":\"string\"}},\"required\":[\"bar\"]},"
+      "\"else\":{\"properties\":{\"baz\":{\"type\":\"string\"}},\"required\":[\"baz\"]},"
+      "\"unevaluatedProperties\":false}";
+  ACCEPT(ue, "{\"foo\":\"then\",\"bar\":\"x\"}");
+  REJECT(ue, "{\"foo\":\"then\",\"bar\":\"x\",\"baz\":\"y\"}");
+  ACCEPT(ue, "{\"baz\":\"y\"}");
+  REJECT(ue, "{\"foo\":\"else\",\"baz\":\"y\"}"); /* foo is not evaluated when "if" fails */
+  const char *nf = "{\"not\":{\"properties\":{\"x\":{\"type\":\"integer\"}}}}";
+  ACCEPT(nf, "{\"x\":1.5}");
+  ACCEPT(nf, "{\"x\":null}");
+  REJECT(nf, "{\"x\":2}");
+  REJECT(nf, "3");
+  pdt_refused("{\"not\":{\"enum\":[1,[2]]}}", PD_ERR_UNSUPPORTED, "/not");
+  /* const / enum of numbers and booleans negate exactly */
+  const char *c1 = "{\"if\":{\"const\":1},\"then\":false}";
+  REJECT(c1, "1");
+  REJECT(c1, "1.00");
+  ACCEPT(c1, "0.999");
+  ACCEPT(c1, "2");
+  ACCEPT(c1, "true");
+  ACCEPT(c1, "\"1\"");
+  const char *ne = "{\"not\":{\"enum\":[3,1,true,null,1]}}";
+  REJECT(ne, "1");
+  REJECT(ne, "3.0");
+  REJECT(ne, "true");
+  REJECT(ne, "null");
+  ACCEPT(ne, "2");
+  ACCEPT(ne, "-5");
+  ACCEPT(ne, "3.5");
+  ACCEPT(ne, "false");
+  ACCEPT(ne, "[1]");
+  const char *nb = "{\"not\":{\"type\":\"string\",\"maxLength\":2}}";
+  REJECT(nb, "\"ab\"");
+  ACCEPT(nb, "\"abc\"");
+  ACCEPT(nb, "7");
+  const char *ab = "{\"oneOf\":[{\"pattern\":\"a\"},{\"pattern\":\"b\"}]}";
+  ACCEPT(ab, "\"a\"");
+  REJECT(ab, "\"ab\"");
+  REJECT(ab, "5"); /* both take numbers */
+}
+
+static void test_max_contains(void **state) {
+  (void)state;
+  const char *s = "{\"contains\":{\"const\":1},\"minContains\":2,\"maxContains\":3}";
+  REJECT(s, "[]");
+  REJECT(s, "[1]");
+  ACCEPT(s, "[1,1]");
+  ACCEPT(s, "[2,1,\"x\",1.0,1]");
+  REJECT(s, "[1,1,1,1]");
+  REJECT(s, "[1,2,1,1.00,1]");
+  ACCEPT(s, "{}"); /* not an array */
+  const char *z = "{\"contains\":{\"const\":1},\"minContains\":0,\"maxContains\":0}";
+  ACCEPT(z, "[]");
+  ACCEPT(z, "[2,3]");
+  REJECT(z, "[2,1]");
+  const char *b =
+      "{\"type\":\"array\",\"maxItems\":4,\"contains\":{\"type\":\"integer\",\"minimum\":5},"
+      "\"maxContains\":1}";
+  ACCEPT(b, "[5]");
+  ACCEPT(b, "[4,5.5,\"a\",6]");
+  REJECT(b, "[]"); /* minContains defaults to 1 */
+  REJECT(b, "[5,6]");
+  REJECT(b, "[1,2,3,4,5]");
+  /* elements that build no whitespace rule of their own: the counter's rules
+   * come after the one the separator adds (it once took the first of them) */
+  const char *nul = "{\"type\":\"array\",\"items\":{\"const\":null},\"maxItems\":2,"
+                    "\"contains\":{\"const\":null},\"maxContains\":1,\"minContains\":0}";
+  ACCEPT(nul, "[]");
+  ACCEPT(nul, "[ null ]");
+  REJECT(nul, "[null,null]");
+  ACCEPT("{\"type\":\"array\",\"items\":{\"const\":null},\"contains\":{\"const\":null},"
+         "\"maxContains\":1}",
+         "[null]");
+  const char *any = "{\"contains\":{},\"maxContains\":1}"; /* every element matches */
+  ACCEPT(any, "[[1]]");
+  REJECT(any, "[1,2]");
+  REJECT(any, "[]");
+  /* the contains schema must be negatable */
+  pdt_refused("{\"contains\":{\"multipleOf\":3},\"maxContains\":1}", PD_ERR_UNSUPPORTED,
+              "maxContains");
+  const char *cp = "{\"contains\":{\"pattern\":\"a\"},\"maxContains\":1}";
+  ACCEPT(cp, "[\"a\",\"b\"]");
+  REJECT(cp, "[\"a\",\"b\",1]"); /* 1 matches the pattern too: not a string */
+  REJECT(cp, "[\"a\",\"ba\"]");
+  REJECT(cp, "[\"b\"]");
+  const char *str = "{\"contains\":{\"const\":\"a\"},\"maxContains\":1}";
+  ACCEPT(str, "[\"a\",\"b\"]");
+  REJECT(str, "[\"a\",\"\\u0061\"]");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_negation),
+      cmocka_unit_test(test_max_contains),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
