@@ -1004,9 +1004,8 @@ static pd_status pd__enum(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32
     bool ok = true;
     for (size_t i = 0; i < c->n && ok; i++) {
       bool s2;
-      uint32_t other = pd_sc_values(sc, pd_sc_member(sc, c, i), &s2), out = pd_sc_not_in(sc, c, i);
+      uint32_t other = pd_sc_values(sc, pd_sc_member(sc, c, i), &s2);
       if (other != PD_JSON_NONE && i != first) ok = pd_sc_in_values(sc, other, s2, v);
-      if (out != PD_JSON_NONE && pd_sc_in_values(sc, out, false, v)) ok = false; /* derived */
     }
     if (!ok) continue;
     uint32_t sib;

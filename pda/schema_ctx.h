@@ -144,10 +144,6 @@ static inline bool pd_sc_derived(const pd_sc *sc, uint32_t node) {
 static inline uint32_t pd_sc_derived_kw(const pd_sc *sc, uint32_t m, const char *kw) {
   return pd_sc_derived(sc, m) ? pd_json_get(&sc->doc, m, kw) : PD_JSON_NONE;
 }
-/* The strings listed by derived PD_SC_NOT_IN of member i of c, or NONE. */
-static inline uint32_t pd_sc_not_in(const pd_sc *sc, const pd_sc_conj *c, size_t i) {
-  return pd_sc_derived_kw(sc, pd_sc_member(sc, c, i), PD_SC_NOT_IN);
-}
 
 /* One way an instance fails a schema: being of the types and matching node
  * (a schema node, possibly derived). */

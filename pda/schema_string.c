@@ -657,26 +657,27 @@ static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx
 static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx, size_t n_rx,
                                uint32_t min, uint32_t max, uint32_t *node, bool *done) {
   pd_ir *ir = &sc->ir;
-  uint32_t neg = pd_ir_nothing(ir), where = PD_JSON_NONE, inner;
-  pd_status st;
+  uint32_t where = PD_JSON_NONE, inner;
+  PD_ARRAY(uint32_t) neg = {0}; /* one list of what is taken out, however many */
+  pd_status st = PD_OK;
   *done = false;
-  for (size_t i = 0; i < c->n; i++) {
+  for (size_t i = 0; i < c->n && !st; i++) {
     uint32_t m = pd_sc_member(sc, c, i), list = pd_sc_derived_kw(sc, m, PD_SC_NOT_IN);
     uint32_t pat = pd_sc_derived_kw(sc, m, PD_SC_NOT_PATTERN);
     for (uint32_t k = 0; list != PD_JSON_NONE && k < pd_json_len(&sc->doc, list); k++) {
       uint32_t x = pd_json_elem(&sc->doc, list, k);
       uint32_t spelled = pd__spelled(sc, pd_json_str(&sc->doc, x), pd_json_at(&sc->doc, x)->n);
-      neg = pd_ir_alt2(ir, neg, spelled);
+      if (!pd_array_push(ir->alloc, &neg, spelled)) st = pd__nomem(sc->err);
       where = list;
     }
-    if (pat == PD_JSON_NONE) continue;
-    if ((st = pd__regex(sc, pat, pd_json_str(&sc->doc, pat), pd_json_at(&sc->doc, pat)->n, true,
-                        &inner)))
-      return st;
-    neg = pd_ir_alt2(ir, neg, inner);
+    if (pat == PD_JSON_NONE || st) continue;
+    st = pd__regex(sc, pat, pd_json_str(&sc->doc, pat), pd_json_at(&sc->doc, pat)->n, true, &inner);
+    if (!st && !pd_array_push(ir->alloc, &neg, inner)) st = pd__nomem(sc->err);
     where = pat;
   }
-  if (where == PD_JSON_NONE) return pd_sc_ir_status(sc);
+  uint32_t taken = st ? PD_IR_NONE : pd_ir_alt(ir, neg.data, neg.len);
+  pd_array_free(ir->alloc, &neg);
+  if (st || where == PD_JSON_NONE) return st ? st : pd_sc_ir_status(sc);
   if (n_rx > 1 || (n_rx && !rx[0].len) || min > 0 || max != PD_IR_INF) {
     for (size_t i = 0; i < c->n && !n_rx; i++)
       if ((where = pd_sc_kw(sc, c, i, "minLength")) != PD_JSON_NONE ||
@@ -687,7 +688,7 @@ static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *r
   }
   uint32_t from = pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF);
   if (n_rx && (st = pd__regex(sc, rx[0].at, rx[0].re, rx[0].len, rx[0].search, &from))) return st;
-  *node = pd__quoted(sc, pd_ir_diff(ir, from, neg));
+  *node = pd__quoted(sc, pd_ir_diff(ir, from, taken));
   *done = true;
   return pd_sc_ir_status(sc);
 }

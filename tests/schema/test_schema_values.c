@@ -135,8 +135,9 @@ static void test_values_against_siblings(void **state) {
 
 /* Long lists stay flat: an enum of 5,000 values, an object of 3,000 declared
  * names (its additional keys are every other string; in any order, its
- * optional members), an anyOf of 2,500 branches and 2,500 prefixItems once
- * nested one level per item, past the IR's depth limit. */
+ * optional members), an anyOf of 2,500 branches, 2,500 prefixItems and the
+ * strings other than 3,000 once nested one level per item, past the IR's
+ * depth limit. */
 static void test_long_lists(void **state) {
   (void)state;
   size_t cap = 200000;
@@ -175,6 +176,11 @@ static void test_long_lists(void **state) {
   in[strlen(in) - 2] = '9'; /* the last element is wrong */
   REJECT(s, in);
   ACCEPT(s, "[0,1,2]");
+  w = s + sprintf(s, "{\"type\":\"string\",\"not\":{\"enum\":[");
+  for (int i = 0; i < 3000; i++) w += sprintf(w, "%s\"v%d\"", i ? "," : "", i);
+  sprintf(w, "]}}");
+  REJECT(s, "\"v2999\"");
+  ACCEPT(s, "\"v3000\"");
   free(in);
   free(s);
 }
