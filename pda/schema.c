@@ -1,7 +1,6 @@
 /* schema.c - JSON Schema -> grammar IR: the public entry points and the driver
  * (conjunctions, allOf / anyOf / oneOf / if / not, enum / const, type dispatch).
  * The model is described in schema_ctx.h. */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "pda/grammar.h"
 #include "pda/schema.h"
 #include "pda/schema_ctx.h"
+#include "pda/uri.h"
 
 /* In FIXED mode with an indent the whitespace depends on the nesting level, so
  * each level needs its own rules; deeper values than this are refused (a
@@ -1164,11 +1164,7 @@ static pd_status pd__docs(pd_sc *sc) {
   for (size_t i = 0; i < sc->opts.n_schema_docs; i++) {
     const pd_schema_doc *d = &sc->opts.schema_docs[i];
     const char *u = d->uri;
-    size_t k = 0; /* the scheme: a letter, then letters, digits, "+", "-", "." */
-    while (u && (isalpha((unsigned char)u[k]) ||
-                 (k && (isdigit((unsigned char)u[k]) || u[k] == '+' || u[k] == '-' || u[k] == '.'))))
-      k++;
-    if (!u || !k || u[k] != ':' || !d->json)
+    if (!u || !pd_uri_absolute(u, strlen(u)) || !d->json)
       return pd__fail(sc->err, PD_ERR_ARG,
                       "schema_docs[%zu]: needs an absolute uri (scheme:...) and its json", i);
     pd_json_doc one = {.alloc = sc->ir.alloc, .root = PD_JSON_NONE};

@@ -44,6 +44,12 @@ static void pd__split(const char *s, size_t n, pd__uri *u) {
   if (i < n) u->frag = (pd__part){s + i + 1, n - i - 1};
 }
 
+bool pd_uri_absolute(const char *u, size_t n) {
+  pd__uri x;
+  pd__split(u, n, &x);
+  return x.scheme.s != NULL;
+}
+
 /* Drops the last segment of out[0..*n) and the '/' before it. */
 static void pd__pop(const char *out, size_t *n) {
   while (*n && out[*n - 1] != '/') --*n;

@@ -13,4 +13,8 @@
 char *pd_uri_resolve(const pd_allocator *a, const char *base, size_t bn, const char *r, size_t rn,
                      const char **frag, size_t *frag_n);
 
+/* Whether u[0..n) starts with a scheme (a letter, then letters, digits, "+",
+ * "-", ".", then ":"), as an absolute URI does. */
+bool pd_uri_absolute(const char *u, size_t n);
+
 #endif
