@@ -14,10 +14,10 @@
  * pool); a writer fills a slot before publishing its class with a release
  * store, and a table that grows is published whole, the old one kept
  * (retired) until the grammar is freed, as in memo.c. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/sort.h"
 #include "masks/classify.h"
 #include "masks/masks_internal.h"
 #include "masks/vocab.h"
@@ -77,11 +77,6 @@ static bool pd__pair_room(pd_masks *mk) {
   return true;
 }
 
-static int pd__id_cmp(const void *pa, const void *pb) {
-  uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-  return (a > b) - (a < b);
-}
-
 /* The class of cd (s's, or parent's) one caller further, returning to r, in
  * the grammar's allocator; &pd__no_pair when it cannot be made. */
 static const pd_pair_class *pd__pair_make(pd_masks *mk, uint32_t s, const pd_pair_class *parent,
@@ -91,7 +86,8 @@ static const pd_pair_class *pd__pair_make(pd_masks *mk, uint32_t s, const pd_pai
       mk->pair_bytes > PD__PAIR_MAX_BYTES || pd_masks_classifier(mk, NULL) != PD_OK)
     return &pd__no_pair;
   pd_pair_class *out = pd__calloc(ga, 1, sizeof *out);
-  uint32_t *buf = out ? pd__malloc(ga, 2 * (size_t)cd->n * sizeof *buf) : NULL, n_acc, n_cd;
+  /* accepted ids, cd positions, and the sort's scratch: cd->n words each */
+  uint32_t *buf = out ? pd__malloc(ga, 3 * (size_t)cd->n * sizeof *buf) : NULL, n_acc, n_cd;
   if (buf) {
     out->state = s;
     out->n_tops = parent ? parent->n_tops + 1 : 1;
@@ -101,7 +97,7 @@ static const pd_pair_class *pd__pair_make(pd_masks *mk, uint32_t s, const pd_pai
   bool ok = buf && pd_classifier_pair(mk->k, s, out->tops, out->n_tops, cd->data, cd->n, buf,
                                       &n_acc, buf + cd->n, &n_cd, NULL) == PD_OK;
   if (ok) {
-    qsort(buf, n_acc, sizeof *buf, pd__id_cmp); /* walked in trie order; a set keeps ids sorted */
+    pd_sort_u32(buf, n_acc, buf + 2 * (size_t)cd->n); /* walked in trie order; a set keeps ids sorted */
     pd_tokset acc = {PD_TOKSET_IDS, n_acc, n_acc ? buf : NULL};
     pd_tokset rest = {PD_TOKSET_IDS, n_cd, n_cd ? buf + cd->n : NULL};
     ok = pd_tokset_copy(&out->cls.accepted, &acc, ga, NULL) == PD_OK &&
