@@ -41,7 +41,7 @@ typedef struct pd_nfa {
    * that finished automaton instead of expanding the body again (may be NULL) */
   const struct pd_pda_builder *built;
   const uint8_t *ready;
-  /* an operand of an AND or a whole DIFF (nfa_diff.c): every reference is copied in, since
+  /* an operand of an AND or a DIFF (nfa_diff.c): every reference is copied in, since
    * the product reads bytes only (the regex front end shares parts of a
    * pattern through rules of its own); a cycle ends at the nesting bound */
   bool copy_all;
@@ -92,9 +92,9 @@ pd_status pd_pda_nfa_build(pd_nfa *nfa, const pd_ir *w, uint32_t body, pd_error 
 void pd_pda_nfa_free(pd_nfa *nfa);
 
 /* Appends to n the deterministic fragment for L(a) minus L(b), entered from
- * state in; *out gets its exit (nfa_diff.c). whole: see pd_nfa.copy_all. */
-pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool whole,
-                          uint32_t in, uint32_t *out, pd_error *err);
+ * state in; *out gets its exit (nfa_diff.c). */
+pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
+                          uint32_t *out, pd_error *err);
 /* The same for L(a) and L(b), or (counted) L(a) cut to min..max units,
  * b = u{min,max} (nfa_diff.c). */
 pd_status pd_pda_nfa_and(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool counted,

@@ -248,18 +248,14 @@ uint32_t pd_ir_repeat(pd_ir *ir, uint32_t node, uint32_t min, uint32_t max) {
   return pd__node(ir, (pd_ir_node){.kind = PD_IR_REPEAT, .a = node, .off = min, .n = max});
 }
 
-static uint32_t pd__diff(pd_ir *ir, uint32_t a, uint32_t b, bool whole) {
+uint32_t pd_ir_diff(pd_ir *ir, uint32_t a, uint32_t b) {
   if (a == PD_IR_NONE || b == PD_IR_NONE) {
     ir->oom = true;
     return PD_IR_NONE;
   }
   if (pd_ir_at(ir, b)->kind == PD_IR_NOTHING || pd_ir_at(ir, a)->kind == PD_IR_NOTHING) return a;
-  return pd__node(ir, (pd_ir_node){.kind = PD_IR_DIFF, .a = a, .off = b, .n = whole});
+  return pd__node(ir, (pd_ir_node){.kind = PD_IR_DIFF, .a = a, .off = b});
 }
-
-uint32_t pd_ir_diff(pd_ir *ir, uint32_t a, uint32_t b) { return pd__diff(ir, a, b, false); }
-
-uint32_t pd_ir_diff_whole(pd_ir *ir, uint32_t a, uint32_t b) { return pd__diff(ir, a, b, true); }
 
 static uint32_t pd__and(pd_ir *ir, uint32_t a, uint32_t b, bool counted) {
   if (a == PD_IR_NONE || b == PD_IR_NONE) {

@@ -17,9 +17,8 @@
  *   SEQ/ALT  kids[off .. off+n)                off, n
  *   REPEAT   a repeated min..max times         a, min, max (PD_IR_INF = no bound)
  *   TOKEN    the single token id a             a; negated: any one token but a
- *   DIFF     the strings of a that b does      a, off = b; both byte-level (no
- *            not match                         rule calls, no tokens once inlined);
- *                                              n = 1: every rule referenced is copied in
+ *   DIFF     the strings of a that b does      a, off = b; both byte-level (every
+ *            not match                         rule referenced is copied in; no tokens)
  *   AND      the strings of a that b matches   a, off = b; both byte-level. n = 1: b is
  *            too                               u{min,max} (a REPEAT), u non-empty and
  *                                              prefix-free; u's copies are counted, not made
@@ -116,10 +115,11 @@ uint32_t pd_ir_alt2(pd_ir *ir, uint32_t a, uint32_t b);
 uint32_t pd_ir_repeat(pd_ir *ir, uint32_t node, uint32_t min, uint32_t max);
 uint32_t pd_ir_token(pd_ir *ir, uint32_t token_id, bool negated);
 /* The strings a matches and b does not (a JSON key that is not a declared
- * name): built as one deterministic automaton, never as copies per name. */
+ * name): built as one deterministic automaton, never as copies per name. Every
+ * rule a and b refer to is copied in, since the product reads bytes only (a
+ * string's character rule, a pattern's shared parts, the block rules of a
+ * long count). */
 uint32_t pd_ir_diff(pd_ir *ir, uint32_t a, uint32_t b);
-/* The same with every rule a and b refer to copied in (compiled schemas). */
-uint32_t pd_ir_diff_whole(pd_ir *ir, uint32_t a, uint32_t b);
 /* The strings both a and b match (a string under two patterns), one product
  * automaton. */
 uint32_t pd_ir_and(pd_ir *ir, uint32_t a, uint32_t b);

@@ -132,6 +132,20 @@ static pd_status pd__splice(pd_nfa *n, uint32_t r, uint32_t in, uint32_t *out, p
   return PD_OK;
 }
 
+/* Whether rule r's finished automaton reads bytes only: then a product's
+ * operand (copy_all) may splice it rather than build its body again (a
+ * string's character rule in every negated name list). */
+static bool pd__bytes_only(const pd_nfa *n, uint32_t r) {
+  if (!n->ready || !n->ready[r]) return false;
+  const pd_pda_builder *b = n->built;
+  const pd_pda_rule *ru = &b->rules.data[r];
+  for (uint32_t i = 0; i < ru->n_states; i++) {
+    const pd_pda_state *st = &b->states.data[ru->start + i];
+    if (st->n_call || st->n_token) return false;
+  }
+  return true;
+}
+
 /* x{min,max} copied inline: min copies, then max-min optional ones (or a loop). */
 static pd_status pd__repeat(pd_nfa *n, const pd_ir *w, const pd_ir_node *nd, uint32_t in,
                             uint32_t *out, int depth, pd_error *err) {
@@ -216,7 +230,10 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
       return PD_OK;
     }
     case PD_IR_REF:
-      if (n->copy_all) return pd__build(n, w, w->rules.data[nd->a].body, in, out, depth + 1, err);
+      if (n->copy_all)
+        return pd__bytes_only(n, nd->a)
+                   ? pd__splice(n, nd->a, in, out, err)
+                   : pd__build(n, w, w->rules.data[nd->a].body, in, out, depth + 1, err);
       if (n->inl && n->inl[nd->a] != PD_IR_NONE)
         return n->ready && n->ready[nd->a]
                    ? pd__splice(n, nd->a, in, out, err)
@@ -237,7 +254,7 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
     case PD_IR_SEQ:
     case PD_IR_ALT: return pd__list(n, w, nd, in, out, depth, err);
     case PD_IR_REPEAT: return pd__repeat(n, w, nd, in, out, depth, err);
-    case PD_IR_DIFF: return pd_pda_nfa_diff(n, w, nd->a, nd->off, nd->n != 0, in, out, err);
+    case PD_IR_DIFF: return pd_pda_nfa_diff(n, w, nd->a, nd->off, in, out, err);
     case PD_IR_AND: return pd_pda_nfa_and(n, w, nd->a, nd->off, nd->n != 0, in, out, err);
   }
   return pd__fail(err, PD_ERR_INTERNAL, "unknown IR node kind %u", nd->kind);

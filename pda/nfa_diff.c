@@ -234,12 +234,11 @@ static pd_status pd__emit(pd__prod *p, pd_nfa *n, uint32_t in, uint32_t *out, pd
 
 /* The product of a with b: a difference, an intersection (both), or a with
  * the unit b counted from min to max (both, counted); appended to n from in.
- * whole: the operands' rules are copied in whatever the inline plan says. */
-static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool whole,
-                             bool both, bool counted, uint32_t min, uint32_t max, uint32_t in,
+ * The operands' rules are copied in whatever the inline plan says. */
+static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool both, bool counted, uint32_t min, uint32_t max, uint32_t in,
                              uint32_t *out, pd_error *err) {
   pd_nfa x = {.a = n->a, .max_states = n->max_states, .inl = n->inl, .built = n->built,
-             .ready = n->ready, .copy_all = whole};
+             .ready = n->ready, .copy_all = true};
   pd_nfa y = x;
   pd__prod p = {.a = n->a, .x = &x, .y = &y, .s = {.a = n->a}, .both = both,
                 .counted = counted, .min = min, .max = max};
@@ -271,15 +270,15 @@ static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, 
   return s;
 }
 
-pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool whole,
-                          uint32_t in, uint32_t *out, pd_error *err) {
-  return pd__product(n, w, a, b, whole, false, false, 0, 0, in, out, err);
+pd_status pd_pda_nfa_diff(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, uint32_t in,
+                          uint32_t *out, pd_error *err) {
+  return pd__product(n, w, a, b, false, false, 0, 0, in, out, err);
 }
 
 pd_status pd_pda_nfa_and(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool counted,
                          uint32_t in, uint32_t *out, pd_error *err) {
   const pd_ir_node *nd = pd_ir_at(w, b);
-  if (!counted) return pd__product(n, w, a, b, true, true, false, 0, 0, in, out, err);
+  if (!counted) return pd__product(n, w, a, b, true, false, 0, 0, in, out, err);
   if (nd->kind != PD_IR_REPEAT) return pd__fail(err, PD_ERR_INTERNAL, "a count without a repeat");
-  return pd__product(n, w, a, nd->a, true, true, true, nd->off, nd->n, in, out, err);
+  return pd__product(n, w, a, nd->a, true, true, nd->off, nd->n, in, out, err);
 }

@@ -246,7 +246,7 @@ static uint32_t pd__lower(pd_ir *w, pd_ir_node nd) {
   return pd_ir_seq2(w, head, tail);
 }
 
-/* Marks the nodes under the operands of AND nodes (and their counted REPEAT):
+/* Marks the nodes under the operands of AND and DIFF nodes (and their counted REPEAT):
  * the product builds them as automata of bytes, so they keep their repeats
  * (nfa_diff.c unrolls them there; the counted one is a counter). Children
  * have lower indices than their parents, so one pass from the top suffices. */
@@ -255,7 +255,7 @@ static uint8_t *pd__operand_marks(const pd_ir *w, size_t n0) {
   if (!mark) return NULL;
   for (size_t i = n0; i-- > 0;) {
     const pd_ir_node *nd = &w->nodes.data[i];
-    if (nd->kind == PD_IR_AND) mark[i] = 1; /* its operands are built as bytes */
+    if (nd->kind == PD_IR_AND || nd->kind == PD_IR_DIFF) mark[i] = 1; /* operands built as bytes */
     if (!mark[i]) continue;
     if (nd->kind == PD_IR_REPEAT || nd->kind == PD_IR_DIFF || nd->kind == PD_IR_AND)
       mark[nd->a] = 1;

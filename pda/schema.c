@@ -689,7 +689,7 @@ static pd_status pd__one_of_strings(pd_sc *sc, const pd_sc_conj *c, size_t i, ui
     uint32_t others = pd_ir_nothing(ir);
     for (uint32_t j = 0; j < n; j++)
       if (j != b) others = pd_ir_alt2(ir, others, ls[j]);
-    acc = pd_ir_alt2(ir, acc, pd_ir_diff_whole(ir, ls[b], others));
+    acc = pd_ir_alt2(ir, acc, pd_ir_diff(ir, ls[b], others));
   }
   *node = acc;
   return pd_sc_ir_status(sc);

@@ -176,6 +176,22 @@ static void test_negation(void **state) {
   ACCEPT(ab, "\"a\"");
   REJECT(ab, "\"ab\"");
   REJECT(ab, "5"); /* both take numbers */
+  /* the difference copies in the rules its operands call: the string's
+   * character rule, and the block rules of a long count (both failed the
+   * build with "a difference of expressions may not call rules") */
+  const char *any = "{\"oneOf\":[{\"type\":\"string\",\"pattern\":\"^a+$\"},{\"type\":\"string\"}]}";
+  REJECT(any, "\"aaa\"");
+  ACCEPT(any, "\"abc\"");
+  ACCEPT(any, "\"\"");
+  const char *hex = "{\"type\":\"string\",\"oneOf\":[{\"pattern\":\"^[0-9a-f]{40}$\"},"
+                    "{\"pattern\":\"^[0-9A-F]{40}$\"}]}";
+  ACCEPT(hex, "\"0123456789abcdef0123456789abcdef01234567\"");
+  ACCEPT(hex, "\"0123456789ABCDEF0123456789ABCDEF01234567\"");
+  REJECT(hex, "\"0123456789012345678901234567890123456789\""); /* digits match both */
+  REJECT(hex, "\"0123456789abcdef0123456789abcdef0123456\"");   /* 39 */
+  const char *nin = "{\"type\":\"string\",\"not\":{\"pattern\":\"^x{40}$\"}}";
+  REJECT(nin, "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"");
+  ACCEPT(nin, "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"");
 }
 
 static void test_max_contains(void **state) {
