@@ -134,9 +134,11 @@ pd_status pd_sc_bound(pd_sc *sc, const pd_sc_conj *c, const char *kw, bool want_
 uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n);
 
 /* Keywords only derived schemas carry (nodes added after parsing): a string
- * is none of the listed strings; a string the pattern does not match. */
+ * is none of the listed strings; a string the pattern does not match; a
+ * number that is not a multiple of the integer. */
 #define PD_SC_NOT_IN "$pd:notIn"
 #define PD_SC_NOT_PATTERN "$pd:notPattern"
+#define PD_SC_NOT_MULTIPLE "$pd:notMultipleOf"
 static inline bool pd_sc_derived(const pd_sc *sc, uint32_t node) {
   return node != PD_JSON_NONE && node >= sc->n_parsed;
 }
@@ -157,6 +159,9 @@ typedef struct pd_sc_lit {
  * or it is of lits[k].types and matches lits[k].node for some k < *n. *ok
  * false when s has any other shape. */
 pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, size_t *n, bool *ok);
+/* The keyword value derived schema m was made from (a refusal points there),
+ * or m itself. */
+uint32_t pd_sc_neg_origin(const pd_sc *sc, uint32_t m);
 /* not {"anyOf": [B...]} with nothing else asserted: every B fails, *all =
  * {"allOf": [the negation of each B]} when each is negatable (*ok). */
 pd_status pd_sc_neg_any(pd_sc *sc, uint32_t x, uint32_t *all, bool *ok);

@@ -3,6 +3,7 @@
  * not, oneOf and if/then/else), and the finite value sets of const / enum.
  * The model is described in schema_ctx.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -364,6 +365,28 @@ static pd_status pd__neg_prefix(pd_sc *sc, uint32_t v, uint32_t i, uint32_t *out
   return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, S, *out);
 }
 
+/* {PD_SC_NOT_MULTIPLE: k} for a multipleOf of integer value k, 1..10000
+ * (schema_number.c enforces it); other values are not negated (*ok false). */
+static pd_status pd__neg_multiple(pd_sc *sc, uint32_t v, pd__lit *lits, size_t *n, bool *ok) {
+  uint32_t lit;
+  if (!pd__negs_find(sc, v, &lit)) {
+    const pd_json_node *x = pd_json_at(&sc->doc, v);
+    char text[8];
+    if (x->kind != PD_JSON_NUMBER || x->n >= sizeof text) return *ok = false, PD_OK;
+    memcpy(text, pd_json_str(&sc->doc, v), x->n);
+    text[x->n] = 0;
+    size_t len = strspn(text, "0123456789");
+    if (!len || len != x->n || text[0] == '0' || atoi(text) > 10000) return *ok = false, PD_OK;
+    uint32_t k = pd_json_add(&sc->doc, PD_JSON_NUMBER, text, len, NULL, 0);
+    lit = pd__object(sc, (const char *const[]){PD_SC_NOT_MULTIPLE}, &k, 1);
+    pd_status st = lit == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, v, lit);
+    if (st) return st;
+  }
+  if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
+  lits[(*n)++] = (pd__lit){lit, PD_SC_NUM};
+  return PD_OK;
+}
+
 /* The literals of keyword name (value v) of a negatable schema. */
 static pd_status pd__negate_kw(pd_sc *sc, const char *name, uint32_t v, pd__lit *lits, size_t *n,
                                bool *ok) {
@@ -404,6 +427,8 @@ static pd_status pd__negate_kw(pd_sc *sc, const char *name, uint32_t v, pd__lit 
     lits[(*n)++] = (pd__lit){lit, PD_SC_STR};
     return PD_OK;
   }
+  if (strcmp(name, "multipleOf") == 0) /* the numbers that are not multiples */
+    return pd__neg_multiple(sc, v, lits, n, ok);
   if (strcmp(name, "prefixItems") == 0 && pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) {
     for (uint32_t k = 0; k < pd_json_len(&sc->doc, v) && *ok; k++) {
       if (pd_sc_trivial_schema(sc, pd_json_elem(&sc->doc, v, k))) continue; /* asserts nothing */
@@ -546,6 +571,12 @@ bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size
     vals[(*n)++] = v;
   }
   return true;
+}
+
+uint32_t pd_sc_neg_origin(const pd_sc *sc, uint32_t m) {
+  for (size_t i = 0; i + 1 < sc->negs.len; i += 2)
+    if (sc->negs.data[i + 1] == m) return sc->negs.data[i];
+  return m;
 }
 
 pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, size_t *n,

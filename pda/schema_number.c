@@ -399,31 +399,50 @@ static pd_status pd__range(pd__numctx *nc, const pd__bound *lo, const pd__bound 
 
 /* ------------------------------------------------------------ multipleOf */
 
-/* Canonical non-negative integers divisible by k: one rule per remainder. */
-static uint32_t pd__divisible(pd_sc *sc, uint32_t k) {
+/* The remainders modulo L that a value may leave: divisible by k (0: any)
+ * and by none of not[0..n_not). */
+typedef struct pd__mods {
+  uint32_t L, k, n_not, not[8];
+} pd__mods;
+
+static bool pd__mod_ok(const pd__mods *m, uint32_t r) {
+  if (m->k && r % m->k) return false;
+  for (uint32_t i = 0; i < m->n_not; i++)
+    if (r % m->not[i] == 0) return false;
+  return true;
+}
+
+/* Canonical non-negative integers whose remainder modulo m->L is allowed:
+ * one rule per remainder; nothing when no remainder is. */
+static uint32_t pd__residues(pd_sc *sc, const pd__mods *m) {
   pd_ir *ir = &sc->ir;
+  uint32_t L = m->L, any = 0;
+  for (uint32_t r = 0; r < L && !any; r++) any = pd__mod_ok(m, r);
+  if (!any) return pd_ir_nothing(ir);
   uint32_t first = (uint32_t)ir->rules.len;
-  for (uint32_t r = 0; r < k; r++) pd_ir_rule_fresh(ir, "mod");
+  for (uint32_t r = 0; r < L; r++) pd_ir_rule_fresh(ir, "mod");
   if (ir->oom) return PD_IR_NONE;
-  for (uint32_t r = 0; r < k; r++) {
-    uint32_t acc = r == 0 ? pd_ir_empty(ir) : pd_ir_nothing(ir);
+  for (uint32_t r = 0; r < L; r++) {
+    uint32_t acc = pd__mod_ok(m, r) ? pd_ir_empty(ir) : pd_ir_nothing(ir);
     for (uint32_t d = 0; d < 10; d++)
       acc = pd_ir_alt2(ir, acc,
                        pd_ir_seq2(ir, pd__digit(ir, (int)d, (int)d),
-                                  pd_ir_ref(ir, first + (uint32_t)((10ull * r + d) % k))));
+                                  pd_ir_ref(ir, first + (uint32_t)((10ull * r + d) % L))));
     pd_ir_rule_define(ir, first + r, acc);
   }
-  uint32_t acc = pd_ir_bytes(ir, "0", 1);
+  uint32_t acc = pd__mod_ok(m, 0) ? pd_ir_bytes(ir, "0", 1) : pd_ir_nothing(ir);
   for (uint32_t d = 1; d < 10; d++)
     acc = pd_ir_alt2(ir, acc,
-                     pd_ir_seq2(ir, pd__digit(ir, (int)d, (int)d), pd_ir_ref(ir, first + d % k)));
+                     pd_ir_seq2(ir, pd__digit(ir, (int)d, (int)d), pd_ir_ref(ir, first + d % L)));
   return acc;
 }
 
 /* multipleOf: integers k <= 10000 without bounds, or 10^-d on numbers without
  * bounds. Several values combine exactly: integers by their least common
  * multiple (when <= 10000; a multiple of an integer is a multiple of every
- * 10^-d), powers 10^-d by the largest. */
+ * 10^-d), powers 10^-d by the largest. A negated multipleOf (derived, from
+ * not / oneOf) takes the integers of the other remainders, and every number
+ * with a nonzero fraction digit. */
 #define PD__MAX_MULTIPLE 10000u
 
 static uint32_t pd__gcd(uint32_t a, uint32_t b) {
@@ -436,6 +455,39 @@ static uint32_t pd__gcd(uint32_t a, uint32_t b) {
 }
 
 static uint32_t pd__tenths(pd_sc *sc, size_t d);
+static uint32_t pd__frac_number(pd_sc *sc);
+
+/* lcm(a, b), or 0 past PD__MAX_MULTIPLE. */
+static uint32_t pd__lcm(uint32_t a, uint32_t b) {
+  uint64_t l = (uint64_t)a / pd__gcd(a, b) * b;
+  return l > PD__MAX_MULTIPLE ? 0 : (uint32_t)l;
+}
+
+/* The negated multipleOf of the conj into m (m->L their lcm with m->k);
+ * *at_not the first one's node. */
+static pd_status pd__not_multiples(pd_sc *sc, const pd_sc_conj *c, pd__mods *m,
+                                   uint32_t *at_not) {
+  *at_not = PD_JSON_NONE;
+  m->L = m->k ? m->k : 1;
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t d = pd_sc_member(sc, c, i), v = pd_sc_derived_kw(sc, d, PD_SC_NOT_MULTIPLE);
+    if (v == PD_JSON_NONE) continue;
+    uint32_t k = 0; /* digits of 1..10000 (schema_not.c) */
+    for (uint32_t j = 0; j < pd_json_at(&sc->doc, v)->n; j++)
+      k = k * 10 + (uint32_t)(pd_json_str(&sc->doc, v)[j] - '0');
+    if (*at_not == PD_JSON_NONE) *at_not = pd_sc_neg_origin(sc, d); /* the multipleOf negated */
+    bool dup = false;
+    for (uint32_t j = 0; j < m->n_not && !dup; j++) dup = m->not[j] == k;
+    if (dup) continue;
+    if (m->n_not == sizeof m->not / sizeof *m->not)
+      return pd_sc_unsupported(sc, pd_sc_neg_origin(sc, d), "not", "more than 8 negated multipleOf");
+    m->not[m->n_not++] = k;
+    if (!(m->L = pd__lcm(m->L, k)))
+      return pd_sc_unsupported(sc, pd_sc_neg_origin(sc, d), "not",
+                               "negated multipleOf over 10000 combined");
+  }
+  return PD_OK;
+}
 
 /* The multiples of K (> 1) in [lo, hi] (inclusive integer bounds, both
  * finite) as literals, when there are at most PD__MAX_LISTED of them; *ok
@@ -473,6 +525,27 @@ static uint32_t pd__listed(pd_sc *sc, uint32_t K, const pd__bound *lo, const pd_
   return acc;
 }
 
+/* "-"? body, with ".0+" after it unless integers take no fraction. */
+static uint32_t pd__integers(pd_sc *sc, uint32_t body, bool integer) {
+  pd_ir *ir = &sc->ir;
+  uint32_t zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
+  uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), body,
+                       integer && sc->int_no_frac ? pd_ir_empty(ir)
+                                                  : pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1)};
+  return pd_ir_seq(ir, parts, 3);
+}
+
+/* Numbers whose remainders m allows, and (without a positive multipleOf, on
+ * numbers) every number with a nonzero fraction digit, which no integer
+ * divides. */
+static pd_status pd__mods_number(pd_sc *sc, const pd__mods *m, bool integer, uint32_t *node,
+                                 bool *done) {
+  uint32_t ints = pd__integers(sc, pd__residues(sc, m), integer);
+  *node = integer || m->k ? ints : pd_ir_alt2(&sc->ir, ints, pd__frac_number(sc));
+  *done = true;
+  return pd_sc_ir_status(sc);
+}
+
 static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, const pd__bound *lo,
                               const pd__bound *hi, uint32_t range, uint32_t *node, bool *done) {
   bool bounded = range != PD_IR_NONE;
@@ -493,15 +566,22 @@ static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, cons
     if (at == PD_JSON_NONE) at = v;
     size_t fl = strlen(m.fp);
     if (!m.fp[0] && strlen(m.ip) <= 5 && (k = (uint32_t)atoi(m.ip)) <= PD__MAX_MULTIPLE) {
-      uint64_t l = K ? (uint64_t)K / pd__gcd(K, k) * k : k;
-      if (l > PD__MAX_MULTIPLE)
+      if (!(K = K ? pd__lcm(K, k) : k))
         return pd_sc_unsupported(sc, v, "multipleOf", "several multipleOf over 10000 combined");
-      K = (uint32_t)l;
     } else if (!strcmp(m.ip, "0") && fl > 0 && m.fp[fl - 1] == '1' && strspn(m.fp, "0") == fl - 1) {
       if (fl_min == 0 || fl < fl_min) fl_min = fl;
     } else {
       return pd_sc_unsupported(sc, v, "multipleOf", "only integers and powers of 1/10");
     }
+  }
+  pd__mods mods = {.k = K};
+  uint32_t at_not;
+  pd_status st = pd__not_multiples(sc, c, &mods, &at_not);
+  if (st) return st;
+  if (at_not != PD_JSON_NONE) {
+    if (bounded || fl_min)
+      return pd_sc_unsupported(sc, at_not, "not", "a negated multipleOf with bounds or fractions");
+    return pd__mods_number(sc, &mods, integer, node, done);
   }
   if (at == PD_JSON_NONE) return PD_OK;
   pd_ir *ir = &sc->ir;
@@ -518,12 +598,8 @@ static pd_status pd__multiple(pd_sc *sc, const pd_sc_conj *c, bool integer, cons
   }
   uint32_t mult;
   if (K) { /* K = 1 has no remainder to follow: digits, without a rule per remainder */
-    uint32_t body = K == 1 ? pd__natural(ir) : pd__divisible(sc, K),
-             zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
-    uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), body,
-                         integer && sc->int_no_frac ? pd_ir_empty(ir)
-                                                    : pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1)};
-    mult = pd_ir_seq(ir, parts, 3);
+    mods.L = K;
+    mult = pd__integers(sc, K == 1 ? pd__natural(ir) : pd__residues(sc, &mods), integer);
   } else if (integer) {
     return PD_OK; /* every integer is a multiple of 10^-d */
   } else {

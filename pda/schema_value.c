@@ -295,6 +295,7 @@ static pd_sc_verdict pd__number_kw(pd_sc *sc, uint32_t v, uint32_t s, const char
   const pd_json_doc *d = &sc->doc;
   bool low = strstr(name, "inimum") != NULL, excl = name[0] == 'e';
   if (!strcmp(name, "multipleOf")) return pd__multiple(sc, v, x);
+  if (!strcmp(name, PD_SC_NOT_MULTIPLE)) return pd__not(pd__multiple(sc, v, x));
   if (!strstr(name, "imum")) return PD_SC_UNKNOWN;
   if (pd_json_at(d, x)->kind == PD_JSON_TRUE || pd_json_at(d, x)->kind == PD_JSON_FALSE)
     return excl ? PD_SC_YES : PD_SC_UNKNOWN; /* decided with the sibling bound */

@@ -633,12 +633,21 @@ static void test_loud(void **state) {
   (void)state;
   pdt_refused("{\"enum\":[\"a\"],\"format\":\"hostname\"}", PD_ERR_UNSUPPORTED, "/format");
   pdt_refused(
-      "{\"properties\":{\"a\":{\"type\":\"array\",\"contains\":{\"multipleOf\":3},"
+      "{\"properties\":{\"a\":{\"type\":\"array\",\"contains\":{\"propertyNames\":{\"maxLength\":1}},"
       "\"maxContains\":1}}}",
       PD_ERR_UNSUPPORTED, "/properties/a/maxContains");
-  pdt_refused("{\"oneOf\":[{\"type\":\"string\"},{\"required\":[\"a\"],\"properties\":{\"a\":{\"multipleOf\":"
-              "3}}},{\"type\":\"object\"}]}",
+  pdt_refused("{\"oneOf\":[{\"type\":\"string\"},{\"required\":[\"a\"],\"properties\":{\"a\":{"
+              "\"propertyNames\":{\"maxLength\":1}}}},{\"type\":\"object\"}]}",
               PD_ERR_UNSUPPORTED, "oneOf");
+  /* exact by negation: the multipleOf of a property negates */
+  const char *m3 = "{\"oneOf\":[{\"type\":\"string\"},{\"required\":[\"a\"],\"properties\":{\"a\":{"
+                   "\"multipleOf\":3}}},{\"type\":\"object\"}]}";
+  REJECT(m3, "\"s\""); /* the second branch takes every string too */
+  REJECT(m3, "{\"a\":3}");
+  REJECT(m3, "{\"a\":\"x\"}");
+  ACCEPT(m3, "{\"a\":2}");
+  ACCEPT(m3, "{}");
+  ACCEPT(m3, "5");
   /* exact by negation: strings of length 0, or non-strings */
   ACCEPT("{\"oneOf\":[{\"type\":\"string\"},{\"minLength\":1}]}", "\"\"");
   ACCEPT("{\"oneOf\":[{\"type\":\"string\"},{\"minLength\":1}]}", "1");
@@ -663,7 +672,8 @@ static void test_lenient(void **state) {
   if (!pdt_accepts_o(s, &o, "[1,1]")) fail_msg("lenient drops uniqueItems");
   if (pdt_accepts_o(s, &o, "[\"x\"]")) fail_msg("lenient keeps items");
   /* maxContains over a contains that cannot be negated: dropped, contains kept */
-  const char *mc = "{\"contains\":{\"pattern\":\"a\",\"multipleOf\":3},\"maxContains\":1}";
+  const char *mc =
+      "{\"contains\":{\"pattern\":\"a\",\"propertyNames\":{\"maxLength\":1}},\"maxContains\":1}";
   assert_int_equal(pd_grammar_compile_json_schema(mc, strlen(mc), NULL, &o, &g, NULL), PD_OK);
   assert_string_equal(pd_grammar_relaxed(g), "maxContains at /maxContains\n");
   pd_grammar_free(g);

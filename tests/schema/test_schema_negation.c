@@ -48,7 +48,7 @@ static void test_negation(void **state) {
   REJECT(nany, "3");
   REJECT(nany, "\"s\"");
   REJECT(nany, "{}"); /* an object meets "minimum" */
-  pdt_refused("{\"not\":{\"anyOf\":[{\"multipleOf\":3}]}}", PD_ERR_UNSUPPORTED, "not");
+  pdt_refused("{\"not\":{\"anyOf\":[{\"multipleOf\":1.5}]}}", PD_ERR_UNSUPPORTED, "not");
   /* a pattern negates to the strings it does not match (an escape spells a
    * character too), and a non-string matches every pattern */
   const char *nap = "{\"not\":{\"anyOf\":[{\"pattern\":\"a\"}]}}";
@@ -96,7 +96,11 @@ static void test_negation(void **state) {
   REJECT(ni, "1.50e1");
   pdt_refused("{\"not\":{\"type\":\"integer\"},\"minimum\":1}", PD_ERR_UNSUPPORTED, "not");
   /* conditions that cannot be negated stay loud */
-  pdt_refused("{\"if\":{\"multipleOf\":3},\"then\":false}", PD_ERR_UNSUPPORTED, "/if");
+  pdt_refused("{\"if\":{\"multipleOf\":1.5},\"then\":false}", PD_ERR_UNSUPPORTED, "/if");
+  const char *if3 = "{\"if\":{\"multipleOf\":3},\"then\":false}";
+  ACCEPT(if3, "4");
+  REJECT(if3, "9");
+  REJECT(if3, "null");
   pdt_refused("{\"not\":{\"const\":\"a\"},\"maxLength\":3}", PD_ERR_UNSUPPORTED, "not");
   /* string constants negate to "none of these strings" */
   const char *ns = "{\"not\":{\"enum\":[\"a\",\"bc\"]}}";
@@ -189,6 +193,41 @@ static void test_negation(void **state) {
   ACCEPT(hex, "\"0123456789ABCDEF0123456789ABCDEF01234567\"");
   REJECT(hex, "\"0123456789012345678901234567890123456789\""); /* digits match both */
   REJECT(hex, "\"0123456789abcdef0123456789abcdef0123456\"");   /* 39 */
+  /* a negated integer multipleOf: the other remainders, and fractions */
+  const char *n8 = "{\"not\":{\"multipleOf\":8}}";
+  REJECT(n8, "16");
+  REJECT(n8, "-16.00");
+  REJECT(n8, "0");
+  REJECT(n8, "-0");
+  REJECT(n8, "\"x\""); /* multipleOf takes every string: its negation none */
+  ACCEPT(n8, "12");
+  ACCEPT(n8, "-7");
+  ACCEPT(n8, "16.5");
+  ACCEPT(n8, "100000000000000000001");
+  const char *n23 = "{\"type\":\"integer\",\"not\":{\"anyOf\":[{\"multipleOf\":2},{\"multipleOf\":3}]}}";
+  ACCEPT(n23, "25");
+  ACCEPT(n23, "-35.0");
+  REJECT(n23, "9");
+  REJECT(n23, "10");
+  REJECT(n23, "2.5");
+  const char *m2n3 = "{\"multipleOf\":2,\"not\":{\"multipleOf\":3}}";
+  ACCEPT(m2n3, "4");
+  REJECT(m2n3, "6");
+  REJECT(m2n3, "7");
+  REJECT(m2n3, "7.5");
+  const char *one = "{\"oneOf\":[{\"multipleOf\":2},{\"multipleOf\":5}]}";
+  ACCEPT(one, "4");
+  ACCEPT(one, "25");
+  REJECT(one, "10");
+  REJECT(one, "3");
+  REJECT(one, "\"s\""); /* both take it */
+  const char *nm1 = "{\"not\":{\"multipleOf\":1}}";
+  ACCEPT(nm1, "0.5");
+  REJECT(nm1, "3");
+  pdt_refused("{\"not\":{\"multipleOf\":1.5}}", PD_ERR_UNSUPPORTED, "/not");
+  pdt_refused("{\"minimum\":2,\"not\":{\"multipleOf\":3}}", PD_ERR_UNSUPPORTED, "/not");
+  pdt_refused("{\"not\":{\"anyOf\":[{\"multipleOf\":97},{\"multipleOf\":89},{\"multipleOf\":83}]}}",
+              PD_ERR_UNSUPPORTED, "/not");
   const char *nin = "{\"type\":\"string\",\"not\":{\"pattern\":\"^x{40}$\"}}";
   REJECT(nin, "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"");
   ACCEPT(nin, "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"");
@@ -231,8 +270,12 @@ static void test_max_contains(void **state) {
   REJECT(any, "[1,2]");
   REJECT(any, "[]");
   /* the contains schema must be negatable */
-  pdt_refused("{\"contains\":{\"multipleOf\":3},\"maxContains\":1}", PD_ERR_UNSUPPORTED,
+  pdt_refused("{\"contains\":{\"multipleOf\":1.5},\"maxContains\":1}", PD_ERR_UNSUPPORTED,
               "maxContains");
+  const char *c3 = "{\"contains\":{\"multipleOf\":3},\"maxContains\":1}";
+  ACCEPT(c3, "[3,4]");
+  REJECT(c3, "[3,6]");
+  REJECT(c3, "[3,\"s\"]"); /* a string matches multipleOf */
   const char *cp = "{\"contains\":{\"pattern\":\"a\"},\"maxContains\":1}";
   ACCEPT(cp, "[\"a\",\"b\"]");
   REJECT(cp, "[\"a\",\"b\",1]"); /* 1 matches the pattern too: not a string */
