@@ -97,7 +97,8 @@ static const pd_pair_class *pd__pair_make(pd_masks *mk, uint32_t s, const pd_pai
   bool ok = buf && pd_classifier_pair(mk->k, s, out->tops, out->n_tops, cd->data, cd->n, buf,
                                       &n_acc, buf + cd->n, &n_cd, NULL) == PD_OK;
   if (ok) {
-    pd_sort_u32(buf, n_acc, buf + 2 * (size_t)cd->n); /* walked in trie order; a set keeps ids sorted */
+    /* walked in trie order; a set keeps ids sorted */
+    pd_sort_u32(buf, n_acc, buf + 2 * (size_t)cd->n);
     pd_tokset acc = {PD_TOKSET_IDS, n_acc, n_acc ? buf : NULL};
     pd_tokset rest = {PD_TOKSET_IDS, n_cd, n_cd ? buf + cd->n : NULL};
     ok = pd_tokset_copy(&out->cls.accepted, &acc, ga, NULL) == PD_OK &&

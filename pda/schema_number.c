@@ -400,15 +400,15 @@ static pd_status pd__range(pd__numctx *nc, const pd__bound *lo, const pd__bound 
 /* ------------------------------------------------------------ multipleOf */
 
 /* The remainders modulo L that a value may leave: divisible by k (0: any)
- * and by none of not[0..n_not). */
+ * and by none of neg[0..n_neg). */
 typedef struct pd__mods {
-  uint32_t L, k, n_not, not[8];
+  uint32_t L, k, n_neg, neg[8];
 } pd__mods;
 
 static bool pd__mod_ok(const pd__mods *m, uint32_t r) {
   if (m->k && r % m->k) return false;
-  for (uint32_t i = 0; i < m->n_not; i++)
-    if (r % m->not[i] == 0) return false;
+  for (uint32_t i = 0; i < m->n_neg; i++)
+    if (r % m->neg[i] == 0) return false;
   return true;
 }
 
@@ -477,11 +477,12 @@ static pd_status pd__not_multiples(pd_sc *sc, const pd_sc_conj *c, pd__mods *m,
       k = k * 10 + (uint32_t)(pd_json_str(&sc->doc, v)[j] - '0');
     if (*at_not == PD_JSON_NONE) *at_not = pd_sc_neg_origin(sc, d); /* the multipleOf negated */
     bool dup = false;
-    for (uint32_t j = 0; j < m->n_not && !dup; j++) dup = m->not[j] == k;
+    for (uint32_t j = 0; j < m->n_neg && !dup; j++) dup = m->neg[j] == k;
     if (dup) continue;
-    if (m->n_not == sizeof m->not / sizeof *m->not)
-      return pd_sc_unsupported(sc, pd_sc_neg_origin(sc, d), "not", "more than 8 negated multipleOf");
-    m->not[m->n_not++] = k;
+    if (m->n_neg == sizeof m->neg / sizeof *m->neg)
+      return pd_sc_unsupported(sc, pd_sc_neg_origin(sc, d), "not",
+                               "more than 8 negated multipleOf");
+    m->neg[m->n_neg++] = k;
     if (!(m->L = pd__lcm(m->L, k)))
       return pd_sc_unsupported(sc, pd_sc_neg_origin(sc, d), "not",
                                "negated multipleOf over 10000 combined");

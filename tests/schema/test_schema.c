@@ -633,7 +633,8 @@ static void test_loud(void **state) {
   (void)state;
   pdt_refused("{\"enum\":[\"a\"],\"format\":\"hostname\"}", PD_ERR_UNSUPPORTED, "/format");
   pdt_refused(
-      "{\"properties\":{\"a\":{\"type\":\"array\",\"contains\":{\"propertyNames\":{\"maxLength\":1}},"
+      "{\"properties\":{\"a\":{\"type\":\"array\","
+      "\"contains\":{\"propertyNames\":{\"maxLength\":1}},"
       "\"maxContains\":1}}}",
       PD_ERR_UNSUPPORTED, "/properties/a/maxContains");
   pdt_refused("{\"oneOf\":[{\"type\":\"string\"},{\"required\":[\"a\"],\"properties\":{\"a\":{"

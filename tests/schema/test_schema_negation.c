@@ -183,7 +183,8 @@ static void test_negation(void **state) {
   /* the difference copies in the rules its operands call: the string's
    * character rule, and the block rules of a long count (both failed the
    * build with "a difference of expressions may not call rules") */
-  const char *any = "{\"oneOf\":[{\"type\":\"string\",\"pattern\":\"^a+$\"},{\"type\":\"string\"}]}";
+  const char *any =
+      "{\"oneOf\":[{\"type\":\"string\",\"pattern\":\"^a+$\"},{\"type\":\"string\"}]}";
   REJECT(any, "\"aaa\"");
   ACCEPT(any, "\"abc\"");
   ACCEPT(any, "\"\"");
@@ -204,7 +205,8 @@ static void test_negation(void **state) {
   ACCEPT(n8, "-7");
   ACCEPT(n8, "16.5");
   ACCEPT(n8, "100000000000000000001");
-  const char *n23 = "{\"type\":\"integer\",\"not\":{\"anyOf\":[{\"multipleOf\":2},{\"multipleOf\":3}]}}";
+  const char *n23 =
+      "{\"type\":\"integer\",\"not\":{\"anyOf\":[{\"multipleOf\":2},{\"multipleOf\":3}]}}";
   ACCEPT(n23, "25");
   ACCEPT(n23, "-35.0");
   REJECT(n23, "9");
