@@ -230,12 +230,8 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
       return PD_OK;
     }
     case PD_IR_REF:
-      if (n->copy_all)
-        return pd__bytes_only(n, nd->a)
-                   ? pd__splice(n, nd->a, in, out, err)
-                   : pd__build(n, w, w->rules.data[nd->a].body, in, out, depth + 1, err);
-      if (n->inl && n->inl[nd->a] != PD_IR_NONE)
-        return n->ready && n->ready[nd->a]
+      if (n->copy_all || (n->inl && n->inl[nd->a] != PD_IR_NONE)) /* copied in */
+        return (n->copy_all ? pd__bytes_only(n, nd->a) : n->ready && n->ready[nd->a])
                    ? pd__splice(n, nd->a, in, out, err)
                    : pd__build(n, w, w->rules.data[nd->a].body, in, out, depth + 1, err);
       *out = pd__state(n);
