@@ -77,7 +77,9 @@ static uint32_t pdt__id(const pd_vocab *v, const char *c) {
   return id;
 }
 
-/* A one-schema folder whose instances are "{}" (valid) and "{" (invalid). */
+/* A folder of two schemas: s.json's instances are "{}" (valid) and "{" and
+ * "{x" (invalid), all judged right; t.json calls "{x" valid and "{}" invalid,
+ * both judged wrong, so per schema it counts once as each kind of error. */
 static void test_cli_maskbench(void **state) {
   (void)state;
   const char *tok = pdt__tok();
@@ -91,11 +93,14 @@ static void test_cli_maskbench(void **state) {
   snprintf(path, sizeof path, "%s/mb/sub", pdt__dir);
   mkdir(path, 0700);
   pdt__write("mb/sub/s.json", "{\"schema\": {\"type\": \"object\"}, \"tests\": []}");
+  pdt__write("mb/sub/t.json", "{\"schema\": {\"type\": \"object\"}, \"tests\": []}");
   snprintf(lines, sizeof lines,
            "{\"file\":\"sub/s.json\",\"test\":0,\"valid\":true,\"text\":\"{}\",\"llama3\":[%u,%u]}\n"
            "{\"file\":\"sub/s.json\",\"test\":1,\"valid\":false,\"text\":\"{\",\"llama3\":[%u]}\n"
-           "{\"file\":\"sub/s.json\",\"test\":2,\"valid\":false,\"text\":\"{x\",\"llama3\":[%u,%u]}\n",
-           open_id, close_id, open_id, open_id, x_id);
+           "{\"file\":\"sub/s.json\",\"test\":2,\"valid\":false,\"text\":\"{x\",\"llama3\":[%u,%u]}\n"
+           "{\"file\":\"sub/t.json\",\"test\":0,\"valid\":true,\"text\":\"{x\",\"llama3\":[%u,%u]}\n"
+           "{\"file\":\"sub/t.json\",\"test\":1,\"valid\":false,\"text\":\"{}\",\"llama3\":[%u,%u]}\n",
+           open_id, close_id, open_id, open_id, x_id, open_id, x_id, open_id, close_id);
   pdt__write("mb/instances.jsonl", lines);
   pdt__write("obj.gbnf", "root ::= \"{\" \"}\"\n");
   static char out[1 << 16];
@@ -107,8 +112,10 @@ static void test_cli_maskbench(void **state) {
   assert_string_equal(last + strlen(last) - 2, "}\n"); /* the last line is the object */
   assert_non_null(strstr(last, "\"ttfm_us\":{\"avg\""));
   assert_non_null(strstr(last, "\"p999\""));
-  assert_non_null(strstr(last, "\"schemas\":1,\"passing\":3,\"compile_errors\":0,"
-                               "\"validation_errors\":0,\"invalidation_errors\":0,\"tokens\":5}"));
+  assert_non_null(strstr(last, "\"schemas\":2,\"passing\":3,\"compile_errors\":0,"
+                               "\"validation_errors\":1,\"invalidation_errors\":1,\"tokens\":9,"
+                               "\"schemas_passing\":1,\"schemas_validation_errors\":1,"
+                               "\"schemas_invalidation_errors\":1}"));
   pd_vocab_free(v);
 }
 
