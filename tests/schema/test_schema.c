@@ -179,6 +179,33 @@ static char *pdt_host(unsigned n, unsigned len) {
   return s;
 }
 
+/* Lengths past a block of the repetition chain (pda.h), with a minimum below,
+ * inside and past one block: every length near a block edge or a bound is
+ * judged by the grammar and the IR recognizer alike, and as the bounds say. */
+static void test_long_lengths(void **state) {
+  (void)state;
+  static const uint32_t bounds[][2] = {{8, 300}, {1, 100}, {20, 70}, {31, 40}, {40, 200}, {0, 33}};
+  static char text[320];
+  for (size_t b = 0; b < sizeof bounds / sizeof *bounds; b++) {
+    char schema[96];
+    uint32_t lo = bounds[b][0], hi = bounds[b][1];
+    snprintf(schema, sizeof schema, "{\"type\":\"string\",\"minLength\":%u,\"maxLength\":%u}", lo,
+             hi);
+    pdt_compiled c;
+    pdt_compile(&c, schema);
+    for (uint32_t n = 0; n <= hi + 1; n++) {
+      bool edge = n % 16 <= 1 || n % 16 == 15 || (n + 1 >= lo && n <= lo + 1) || n + 1 >= hi;
+      if (!edge) continue;
+      text[0] = '"';
+      for (uint32_t i = 0; i < n; i++) text[1 + i] = (char)('a' + i % 26);
+      text[1 + n] = '"', text[2 + n] = 0;
+      if (pdt_check(&c, text) != (n >= lo && n <= hi))
+        fail_msg("%s: a string of %u characters judged wrong", schema, n);
+    }
+    pdt_release(&c);
+  }
+}
+
 static void test_formats(void **state) {
   (void)state;
   /* uri-template literals: RFC 6570's set with "-" (and "'", per its errata) */
@@ -900,6 +927,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_types),
       cmocka_unit_test(test_strings),
+      cmocka_unit_test(test_long_lengths),
       cmocka_unit_test(test_objects),
       cmocka_unit_test(test_arrays),
       cmocka_unit_test(test_combinators_refs),
