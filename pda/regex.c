@@ -797,6 +797,65 @@ static uint32_t pd__any_star(pd__rx *rx) {
   return pd_ir_repeat(rx->ir, pd__class_node(rx).part[0], 0, PD_IR_INF);
 }
 
+/* Whether node surely derives the empty string (false when unsure). */
+static bool pd__surely_nullable(const pd_ir *ir, uint32_t node) {
+  const pd_ir_node *n = pd_ir_at(ir, node);
+  bool seq = n->kind == PD_IR_SEQ;
+  switch ((pd_ir_kind)n->kind) {
+    case PD_IR_EMPTY: return true;
+    case PD_IR_REPEAT: return n->off == 0 || pd__surely_nullable(ir, n->a);
+    case PD_IR_SEQ:
+    case PD_IR_ALT:
+      for (uint32_t i = 0; i < n->n; i++)
+        if (pd__surely_nullable(ir, ir->kids.data[n->off + i]) != seq) return !seq;
+      return seq;
+    default: return false;
+  }
+}
+
+/* The part of a search that decides a match, where any* stands beside it
+ * (left, right): any* x y any* matches where any* x does when y is nullable,
+ * and x{m,n} (m >= 1) at a free end matches where x{m} does, since any*
+ * takes the rest. Unlike .+ in a rule of its own, whose every start Earley
+ * kept alive to the end of the string (rows as long as the key, and 45 ms to
+ * classify one state of a patternProperties ".+" key), what is left ends. */
+static uint32_t pd__search_core(pd_ir *ir, uint32_t node, bool left, bool right) {
+  if (node == PD_IR_NONE || ir->oom) return node;
+  const pd_ir_node *n = pd_ir_at(ir, node);
+  if (n->kind == PD_IR_REPEAT && n->off >= 1 && n->n != n->off) {
+    uint32_t a = n->a, m = n->off;
+    return pd__search_core(ir, m == 1 ? a : pd_ir_repeat(ir, a, m, m), left, right);
+  }
+  if (n->kind == PD_IR_ALT) {
+    uint32_t off = n->off, count = n->n, acc = PD_IR_NONE;
+    for (uint32_t i = 0; i < count; i++) {
+      uint32_t k = pd__search_core(ir, ir->kids.data[off + i], left, right);
+      acc = acc == PD_IR_NONE ? k : pd_ir_alt2(ir, acc, k);
+    }
+    return acc;
+  }
+  if (n->kind != PD_IR_SEQ) return node;
+  uint32_t off = n->off, a = 0, e = n->n;
+  while (left && a < e && pd__surely_nullable(ir, ir->kids.data[off + a])) a++;
+  while (right && e > a && pd__surely_nullable(ir, ir->kids.data[off + e - 1])) e--;
+  if (a == e) return pd_ir_empty(ir);
+  if (e - a == 1) return pd__search_core(ir, ir->kids.data[off + a], left, right);
+  uint32_t first = pd__search_core(ir, ir->kids.data[off + a], left, false);
+  uint32_t last = pd__search_core(ir, ir->kids.data[off + e - 1], false, right);
+  uint32_t acc = first;
+  for (uint32_t i = a + 1; i + 1 < e; i++) acc = pd_ir_seq2(ir, acc, ir->kids.data[off + i]);
+  return pd_ir_seq2(ir, acc, last);
+}
+
+/* Whether node stands for one character: any* c needs no rule of its own. */
+static bool pd__is_one_char(const pd__rx *rx, uint32_t node) {
+  if (node == PD_IR_NONE) return false;
+  if (pd_ir_at(rx->ir, node)->kind == PD_IR_CLASS) return true;
+  for (size_t i = 0; i < rx->chars.len; i++)
+    if (rx->chars.data[i] == node) return true;
+  return false;
+}
+
 /* The pattern's language from its four parts (see the header comment). */
 static uint32_t pd__assemble(pd__rx *rx, const pd__lang *l, bool search) {
   pd_ir *ir = rx->ir;
@@ -811,7 +870,12 @@ static uint32_t pd__assemble(pd__rx *rx, const pd__lang *l, bool search) {
     /* in a rule of its own, so the automaton of the search is not the subset
      * construction of any* x (exponential for x = a.{n}): Earley tracks the
      * starts instead */
-    kids[m++] = search && k != 3 ? pd__share(ir, l->part[k]) : l->part[k];
+    uint32_t part = l->part[k];
+    if (search && k != 3) {
+      part = pd__search_core(ir, part, !(k & 2), !(k & 1));
+      if (!pd__is_one_char(rx, part)) part = pd__share(ir, part);
+    }
+    kids[m++] = part;
     if (search && !(k & 1)) kids[m++] = pd__any_star(rx);
     alts[n++] = pd_ir_seq(ir, kids, m);
   }

@@ -207,6 +207,15 @@ static void test_search(void **state) {
       {"[]", true, {NULL}, {"", "a"}},
       {"^[a-z]+(-[a-z]+)*$", true, {"ab-cd"}, {"ab-", "-ab", "a b"}},
       {"\\d{3}", true, {"a123b"}, {"12a3"}},
+      /* at a free end a search keeps what decides the match (regex.c):
+       * x+ as x, x{m,n} as x{m}, nullable parts dropped */
+      {".+", true, {"a", "\n\nz", "abc"}, {"", "\n", "\r\n"}},
+      {"a{3,}b", true, {"aaab", "xaaaabx"}, {"aab", "aaa", "ab"}},
+      {"x*y+z?", true, {"y", "xxyzz", "ay"}, {"", "xz", "zx"}},
+      {"(ab)+c?", true, {"ab", "xabababz"}, {"a", "ba", "acb"}},
+      {"b+a*$", true, {"b", "ab", "xbaa", "ba b"}, {"bax", "", "a"}},
+      {"^a?b{2,4}", true, {"bb", "abbx", "abbbbbb"}, {"ab", "xbb", "b"}},
+      {"(a+|b)(c|d+)", true, {"ac", "bdd", "xaaadx"}, {"a", "cd", "ba"}},
   };
   RUN(cases);
 }
