@@ -820,40 +820,72 @@ static bool pd__surely_nullable(const pd_ir *ir, uint32_t node) {
  * kept alive to the end of the string (rows as long as the key, and 45 ms to
  * classify one state of a patternProperties ".+" key), what is left ends. */
 static uint32_t pd__search_core(pd_ir *ir, uint32_t node, bool left, bool right) {
-  if (node == PD_IR_NONE || ir->oom) return node;
+  if (node == PD_IR_NONE || ir->oom || (!left && !right)) return node;
   const pd_ir_node *n = pd_ir_at(ir, node);
   if (n->kind == PD_IR_REPEAT && n->off >= 1 && n->n != n->off) {
     uint32_t a = n->a, m = n->off;
     return pd__search_core(ir, m == 1 ? a : pd_ir_repeat(ir, a, m, m), left, right);
   }
-  if (n->kind == PD_IR_ALT) {
+  if (n->kind == PD_IR_REF) { /* a group beside an anchor is a rule of its own */
+    uint32_t body = ir->rules.data[n->a].body, core = pd__search_core(ir, body, left, right);
+    return core == body ? node : core;
+  }
+  if (n->kind == PD_IR_ALT) { /* unchanged, the node stays (a character's node is known) */
     uint32_t off = n->off, count = n->n, acc = PD_IR_NONE;
+    bool same = true;
     for (uint32_t i = 0; i < count; i++) {
-      uint32_t k = pd__search_core(ir, ir->kids.data[off + i], left, right);
+      uint32_t kid = ir->kids.data[off + i], k = pd__search_core(ir, kid, left, right);
+      same = same && k == kid;
       acc = acc == PD_IR_NONE ? k : pd_ir_alt2(ir, acc, k);
     }
-    return acc;
+    return same ? node : acc;
   }
   if (n->kind != PD_IR_SEQ) return node;
-  uint32_t off = n->off, a = 0, e = n->n;
+  uint32_t off = n->off, a = 0, count = n->n, e = count;
   while (left && a < e && pd__surely_nullable(ir, ir->kids.data[off + a])) a++;
   while (right && e > a && pd__surely_nullable(ir, ir->kids.data[off + e - 1])) e--;
   if (a == e) return pd_ir_empty(ir);
   if (e - a == 1) return pd__search_core(ir, ir->kids.data[off + a], left, right);
   uint32_t first = pd__search_core(ir, ir->kids.data[off + a], left, false);
   uint32_t last = pd__search_core(ir, ir->kids.data[off + e - 1], false, right);
+  if (a == 0 && e == count && first == ir->kids.data[off] && last == ir->kids.data[off + e - 1])
+    return node;
   uint32_t acc = first;
   for (uint32_t i = a + 1; i + 1 < e; i++) acc = pd_ir_seq2(ir, acc, ir->kids.data[off + i]);
   return pd_ir_seq2(ir, acc, last);
 }
 
-/* Whether node stands for one character: any* c needs no rule of its own. */
-static bool pd__is_one_char(const pd__rx *rx, uint32_t node) {
-  if (node == PD_IR_NONE) return false;
-  if (pd_ir_at(rx->ir, node)->kind == PD_IR_CLASS) return true;
+#define PD__SEARCH_INLINE 4 /* char positions of a search's part kept in its caller */
+
+/* The characters node's automaton tracks, up to cap + 1: a part with a few
+ * determinizes beside any* into a handful of states (at most 2^positions),
+ * so it needs no rule of its own; a.{n} would blow up, and keeps its rule. */
+static uint32_t pd__positions(const pd__rx *rx, uint32_t node, uint32_t cap) {
+  const pd_ir *ir = rx->ir;
   for (size_t i = 0; i < rx->chars.len; i++)
-    if (rx->chars.data[i] == node) return true;
-  return false;
+    if (rx->chars.data[i] == node) return 1;
+  const pd_ir_node *n = pd_ir_at(ir, node);
+  uint32_t sum = 0;
+  switch ((pd_ir_kind)n->kind) {
+    case PD_IR_EMPTY:
+    case PD_IR_NOTHING: return 0;
+    case PD_IR_CLASS: return 1;
+    case PD_IR_BYTES:
+      for (uint32_t i = 0; i < n->n; i++) sum += (ir->bytes.data[n->off + i] & 0xC0) != 0x80;
+      return sum;
+    case PD_IR_REF: return pd__positions(rx, ir->rules.data[n->a].body, cap);
+    case PD_IR_SEQ:
+    case PD_IR_ALT:
+      for (uint32_t i = 0; i < n->n && sum <= cap; i++)
+        sum += pd__positions(rx, ir->kids.data[n->off + i], cap);
+      return sum;
+    case PD_IR_REPEAT: {
+      uint32_t copies = n->n == PD_IR_INF ? (n->off ? n->off : 1) : n->n;
+      uint64_t p = (uint64_t)pd__positions(rx, n->a, cap) * copies;
+      return p > cap ? cap + 1 : (uint32_t)p;
+    }
+    default: return cap + 1;
+  }
 }
 
 /* The pattern's language from its four parts (see the header comment). */
@@ -873,7 +905,11 @@ static uint32_t pd__assemble(pd__rx *rx, const pd__lang *l, bool search) {
     uint32_t part = l->part[k];
     if (search && k != 3) {
       part = pd__search_core(ir, part, !(k & 2), !(k & 1));
-      if (!pd__is_one_char(rx, part)) part = pd__share(ir, part);
+      if (part != PD_IR_NONE && pd__positions(rx, part, PD__SEARCH_INLINE) > PD__SEARCH_INLINE)
+        part = pd__share(ir, part);
+      else /* a group beside an anchor came as a rule: its body goes inline */
+        while (part != PD_IR_NONE && pd_ir_at(ir, part)->kind == PD_IR_REF)
+          part = ir->rules.data[pd_ir_at(ir, part)->a].body;
     }
     kids[m++] = part;
     if (search && !(k & 1)) kids[m++] = pd__any_star(rx);

@@ -216,6 +216,9 @@ static void test_search(void **state) {
       {"b+a*$", true, {"b", "ab", "xbaa", "ba b"}, {"bax", "", "a"}},
       {"^a?b{2,4}", true, {"bb", "abbx", "abbbbbb"}, {"ab", "xbb", "b"}},
       {"(a+|b)(c|d+)", true, {"ac", "bdd", "xaaadx"}, {"a", "cd", "ba"}},
+      {"^a{2,3}b", true, {"aab", "aaabx"}, {"ab", "aaaab", "xaab"}},
+      {"(a{2,3}b)$", true, {"aab", "xaaab"}, {"ab", "aabx"}},
+      {"^(x+y)|z{2,}$", true, {"xy", "xxyq", "qzz", "zzz"}, {"qxy", "zzq", "z"}},
   };
   RUN(cases);
 }
