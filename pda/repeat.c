@@ -284,7 +284,21 @@ pd_status pd_pda_lower_repeats(pd_ir *w, uint32_t max_repeat, pd_error *err) {
     if (operand[i]) continue;
     uint32_t weight = pd_pda_weight(w, nd.a, 0);
     if (pd_pda_repeat_inline(weight, nd.off, nd.n)) continue;
-    bool light = pd__sat_mul(weight, PD_PDA_BLOCK) <= PD_PDA_BLOCK_BUDGET && pd__blockable(w, nd.a);
+    bool plain = pd__blockable(w, nd.a);
+    bool light = plain && pd__sat_mul(weight, PD_PDA_BLOCK) <= PD_PDA_BLOCK_BUDGET;
+    if (plain && !light && weight <= PD_PDA_INLINE_RULE) {
+      /* a pattern's class with its escapes, as heavy as a string's character
+       * rule: in a rule of its own it blocks as that one does, where the chain
+       * of single copies left every longer token to the live parser (30 ms a
+       * mask inside [A-Za-z0-9 ...]{1,32}) */
+      uint32_t x = pd__in_rule(w, nd.a);
+      if (x == PD_IR_NONE) {
+        st = pd__nomem(err);
+        break;
+      }
+      w->nodes.data[i].a = nd.a = x;
+      light = true;
+    }
     if (light && nd.n != PD_IR_INF && nd.n <= PD_PDA_BLOCK) continue; /* all inline */
     uint32_t r = light ? pd__lower_blocks(&sh, w, nd.a, nd.off, nd.n) : pd__lower(w, nd);
     if (r == PD_IR_NONE || w->oom) {

@@ -180,17 +180,22 @@ static char *pdt_host(unsigned n, unsigned len) {
 }
 
 /* Lengths past a block of the repetition chain (pda.h), with a minimum below,
- * inside and past one block: every length near a block edge or a bound is
- * judged by the grammar and the IR recognizer alike, and as the bounds say. */
+ * inside and past one block, as minLength/maxLength and as a pattern's count:
+ * every length near a block edge or a bound is judged by the grammar and the
+ * IR recognizer alike, and as the bounds say. */
 static void test_long_lengths(void **state) {
   (void)state;
   static const uint32_t bounds[][2] = {{8, 300}, {1, 100}, {20, 70}, {31, 40}, {40, 200}, {0, 33}};
   static char text[320];
-  for (size_t b = 0; b < sizeof bounds / sizeof *bounds; b++) {
+  for (size_t b = 0; b < 2 * sizeof bounds / sizeof *bounds; b++) {
     char schema[96];
-    uint32_t lo = bounds[b][0], hi = bounds[b][1];
-    snprintf(schema, sizeof schema, "{\"type\":\"string\",\"minLength\":%u,\"maxLength\":%u}", lo,
-             hi);
+    uint32_t lo = bounds[b / 2][0], hi = bounds[b / 2][1];
+    /* the same bounds as a pattern's count of a class (its own blocks) */
+    if (b % 2)
+      snprintf(schema, sizeof schema, "{\"pattern\":\"^[a-z0-9 ]{%u,%u}$\"}", lo, hi);
+    else
+      snprintf(schema, sizeof schema, "{\"type\":\"string\",\"minLength\":%u,\"maxLength\":%u}",
+               lo, hi);
     pdt_compiled c;
     pdt_compile(&c, schema);
     for (uint32_t n = 0; n <= hi + 1; n++) {
