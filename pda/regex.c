@@ -899,9 +899,9 @@ static uint32_t pd__assemble(pd__rx *rx, const pd__lang *l, bool search) {
     uint32_t kids[3];
     size_t m = 0;
     if (search && !(k & 2)) kids[m++] = pd__any_star(rx);
-    /* in a rule of its own, so the automaton of the search is not the subset
-     * construction of any* x (exponential for x = a.{n}): Earley tracks the
-     * starts instead */
+    /* past PD__SEARCH_INLINE characters in a rule of its own, so the
+     * automaton of the search is not the subset construction of any* x
+     * (exponential for x = a.{n}): Earley tracks the starts instead */
     uint32_t part = l->part[k];
     if (search && k != 3) {
       part = pd__search_core(ir, part, !(k & 2), !(k & 1));
