@@ -133,6 +133,11 @@ static void pd__expand(pd__keyb *b, uint32_t row, uint32_t rule) {
 #define PD__MAX_TAIL 256u           /* nested tail chains resolved at once */
 #define PD__MAX_POOL (1u << 18)     /* words kept before the lists start over */
 #define PD__MAX_LISTS (1u << 14)    /* lists kept before they start over */
+/* words one key may add to the pool: the tail callers of an ambiguous row
+ * copy their lists (each up to a key) before they are merged, and a grammar
+ * as ambiguous as a ::= a a | "" | . (fuzz_mask) made one key's lists reach
+ * 24 GB; past this bound that configuration has no key (no memo) */
+#define PD__MAX_POOL_KEY (1u << 22)
 #define PD__COMPUTING UINT32_MAX
 
 typedef struct pd__cslot {
@@ -229,7 +234,8 @@ static bool pd__callers(pd_matcher *m, pd_memo_scratch *sc, uint32_t row, uint32
     *off = e->off, *len = e->len;
     return e->len != PD__COMPUTING;
   }
-  if (depth > PD__MAX_TAIL || !pd__croom(sc, m->alloc)) return false;
+  if (depth > PD__MAX_TAIL || sc->pool.len > PD__MAX_POOL_KEY || !pd__croom(sc, m->alloc))
+    return false;
   e = pd__cslot_of(sc, id, rule);
   *e = (pd__cslot){id + 1, rule, 0, PD__COMPUTING};
   sc->n_used++;
@@ -257,7 +263,9 @@ static bool pd__callers(pd_matcher *m, pd_memo_scratch *sc, uint32_t row, uint32
     if (!pd__call_at(m, idx, it, i, rule, &c, &caller_rule)) continue;
     bool tail = pd__ends(m, c.to);
     uint32_t o = 0, l = 2;
-    if (tail) pd__callers(m, sc, c.origin, caller_rule, depth + 1, &o, &l); /* made above */
+    /* made above, but a list that failed before (its slot stays computing,
+     * with no length) must fail this one too: its length is no length */
+    if (tail && !(ok = pd__callers(m, sc, c.origin, caller_rule, depth + 1, &o, &l))) break;
     if (!(ok = pd_array_reserve(m->alloc, &sc->pool, l))) break;
     if (tail && l) {
       memcpy(sc->pool.data + sc->pool.len, sc->pool.data + o, l * sizeof *sc->pool.data);
@@ -265,6 +273,10 @@ static bool pd__callers(pd_matcher *m, pd_memo_scratch *sc, uint32_t row, uint32
     } else if (!tail) { /* the state it returns to: what it waits on is in the pair */
       sc->pool.data[sc->pool.len++] = c.to;
       sc->pool.data[sc->pool.len++] = c.origin;
+    }
+    if (sc->pool.len - start > 4 * PD_MEMO_KEY_MAX) { /* merge as it grows: the copies repeat */
+      sc->pool.len = start + pd__sort_unique(sc->pool.data + start, sc->pool.len - start);
+      ok = sc->pool.len - start <= PD_MEMO_KEY_MAX && sc->pool.len <= PD__MAX_POOL_KEY;
     }
   }
   e = pd__cslot_of(sc, id, rule); /* the table may have grown */
