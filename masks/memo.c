@@ -133,10 +133,9 @@ static void pd__expand(pd__keyb *b, uint32_t row, uint32_t rule) {
 #define PD__MAX_TAIL 256u           /* nested tail chains resolved at once */
 #define PD__MAX_POOL (1u << 18)     /* words kept before the lists start over */
 #define PD__MAX_LISTS (1u << 14)    /* lists kept before they start over */
-/* words one key may add to the pool: the tail callers of an ambiguous row
- * copy their lists (each up to a key) before they are merged, and a grammar
- * as ambiguous as a ::= a a | "" | . (fuzz_mask) made one key's lists reach
- * 24 GB; past this bound that configuration has no key (no memo) */
+/* the pool's bound while a key is made (it starts over past PD__MAX_POOL
+ * between keys): the tail callers of an ambiguous row copy their lists, each
+ * up to a key, before they are merged; past it that configuration has no key */
 #define PD__MAX_POOL_KEY (1u << 22)
 #define PD__COMPUTING UINT32_MAX
 
@@ -256,15 +255,16 @@ static bool pd__callers(pd_matcher *m, pd_memo_scratch *sc, uint32_t row, uint32
       ok = pd__callers(m, sc, c.origin, caller_rule, depth + 1, &o, &l);
   }
   size_t start = sc->pool.len;
-  if (idx && !(ok = (idx = pd_earley_calls_to(m, row, rule, &n_idx)) != NULL)) n = 0;
+  /* a failure above stands: taking ok from the index again made it true, and
+   * a failed list's length (none) was copied as 4G words */
+  if (ok && idx && !(ok = (idx = pd_earley_calls_to(m, row, rule, &n_idx)) != NULL)) n = 0;
   for (size_t i = 0; i < n && ok; i++) {
     pd_earley_call c;
     uint32_t caller_rule;
     if (!pd__call_at(m, idx, it, i, rule, &c, &caller_rule)) continue;
     bool tail = pd__ends(m, c.to);
     uint32_t o = 0, l = 2;
-    /* made above, but a list that failed before (its slot stays computing,
-     * with no length) must fail this one too: its length is no length */
+    /* made above; a length is used only where its list was made */
     if (tail && !(ok = pd__callers(m, sc, c.origin, caller_rule, depth + 1, &o, &l))) break;
     if (!(ok = pd_array_reserve(m->alloc, &sc->pool, l))) break;
     if (tail && l) {

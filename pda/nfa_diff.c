@@ -234,12 +234,12 @@ static pd_status pd__emit(pd__prod *p, pd_nfa *n, uint32_t in, uint32_t *out, pd
 
 /* The product of a with b: a difference, an intersection (both), or a with
  * the unit b counted from min to max (both, counted); appended to n from in.
- * The operands' rules are copied in whatever the inline plan says. */
+ * The operands' rules are copied in (copy_all), whatever the inline plan says. */
 static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, bool both,
                              bool counted, uint32_t min, uint32_t max, uint32_t in, uint32_t *out,
                              pd_error *err) {
-  pd_nfa x = {.a = n->a, .max_states = n->max_states, .inl = n->inl, .built = n->built,
-             .ready = n->ready, .copy_all = true};
+  pd_nfa x = {.a = n->a, .max_states = n->max_states, .built = n->built, .ready = n->ready,
+             .copy_all = true};
   pd_nfa y = x;
   pd__prod p = {.a = n->a, .x = &x, .y = &y, .s = {.a = n->a}, .both = both,
                 .counted = counted, .min = min, .max = max};
