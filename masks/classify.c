@@ -92,6 +92,19 @@ struct pd_classifier {
   uint32_t ranges[512];      /* the trie ranges a run walks: at most one per byte */
   uint32_t keep[256];        /* per range: its tokens of at most keep[j] bytes keep the
                                 donor's class (0: the whole range is walked) */
+  /* a donor beside the Earley walk (pd__walk): dpath[d] is its state after
+   * the first d bytes of the token on the stack while its row is that lone
+   * item (no calls, not final), UINT32_MAX past that, and dflags[d] that
+   * row's end flags. Where the seed's row is the same lone item with the same
+   * flags, every token under that prefix classifies as from the donor: after
+   * a declared key's first letter and one more byte that leaves every name,
+   * the walk of a key-complement state is the rest of any string. The donor's
+   * sets as bits (don_acc by id, don_cd by trie position), made when a large
+   * subtree is copied (a small one looks its tokens up in the sets). */
+  uint32_t donor, *dpath, *don_acc, *don_cd;
+  uint8_t *dflags;
+  const pd_mask_class *don_cls;
+  bool don_bits;
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
@@ -118,8 +131,13 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->row_of = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->row_of);
   k->dfa_row = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->dfa_row);
   k->uf = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->uf);
+  k->dpath = pd__malloc(a, ((size_t)c->trie.max_len + 1) * sizeof *k->dpath);
+  k->dflags = pd__malloc(a, (size_t)c->trie.max_len + 1);
+  k->don_acc = pd__malloc(a, w * sizeof *k->don_acc);
+  k->don_cd = pd__malloc(a, (c->pu.n_words ? c->pu.n_words : 1) * sizeof *k->don_cd);
+  k->donor = UINT32_MAX;
   if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->dfa_row ||
-      !k->uf) {
+      !k->uf || !k->dpath || !k->dflags || !k->don_acc || !k->don_cd) {
     pd_classifier_free(k);
     return pd__nomem(err);
   }
@@ -144,6 +162,10 @@ void pd_classifier_free(pd_classifier *k) {
   pd__free(a, k->dfa_row);
   pd_array_free(a, &k->dfa);
   pd__free(a, k->uf);
+  pd__free(a, k->dpath);
+  pd__free(a, k->dflags);
+  pd__free(a, k->don_acc);
+  pd__free(a, k->don_cd);
   pd_array_free(a, &k->touched);
   pd_array_free(a, &k->pairs);
   pd_array_free(a, &k->level);
@@ -311,13 +333,62 @@ static int pd__push(pd_classifier *k, uint8_t b) {
   return 0;
 }
 
-/* Pushes token bytes b[*depth..len); 1 when all went in, 0 when one died, -1 on error. */
+/* Steps the donor's path past byte c of depth d (k->dpath); whether the
+ * seed's new row is then the donor's: the same lone item of the seed's rule
+ * (the donor is of that rule) with the same end flags, so both walks go on
+ * alike from there. */
+static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
+  uint32_t y = k->dpath[d];
+  if (y != UINT32_MAX) y = pd__step(k, y, c);
+  if (y != UINT32_MAX && (k->states[y].n_call || k->states[y].flags & PD_STATE_FINAL))
+    y = UINT32_MAX; /* the donor's row is more than the lone item */
+  k->dpath[d + 1] = y;
+  if (y == UINT32_MAX) return false;
+  uint8_t f = k->dflags[d];
+  bool live = (f & PD__LIVE_END) || ((f & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
+  k->dflags[d + 1] = live ? PD__LIVE_END : 0;
+  uint32_t a = k->rows.data[d + 1];
+  return k->items.len - a == 1 && k->items.data[a].state == y && k->items.data[a].origin == 0 &&
+         k->ends.data[d + 1] == k->dflags[d + 1];
+}
+
+/* Pushes token bytes b[*depth..len); 1 when all went in, 0 when one died, -1 on
+ * error, 2 when the row reached is the donor's (pd__donor_step; *depth is its
+ * depth). */
 static int pd__push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, uint32_t *depth) {
   for (; *depth < len; ++*depth) {
     int r = pd__push(k, b[*depth]);
     if (r <= 0) return r;
+    if (k->donor != UINT32_MAX && pd__donor_step(k, *depth, b[*depth])) {
+      ++*depth;
+      return 2;
+    }
   }
   return 1;
+}
+
+#define PD__DONOR_LOOKUPS 256u /* tokens of a subtree looked up one by one */
+
+/* The tokens of trie positions [lo, hi) as the donor classified them. */
+static void pd__donor_copy(pd_classifier *k, uint32_t lo, uint32_t hi) {
+  const pd_trie *t = &k->c->trie;
+  const pd_tokset *acc = &k->don_cls->accepted, *cd = &k->don_cls->cd;
+  if (!k->don_bits && hi - lo <= PD__DONOR_LOOKUPS) {
+    for (uint32_t q = lo; q < hi; q++) {
+      if (pd_tokset_has(acc, t->order[q], &k->c->u)) pd__set(k, 0, t->order[q]);
+      if (pd_tokset_has(cd, q, &k->c->pu)) pd__set(k, 1, q);
+    }
+    return;
+  }
+  if (!k->don_bits) { /* 16 KB each at 128k tokens: once a run */
+    pd_tokset_union(&acc, 1, k->don_acc, &k->c->u);
+    pd_tokset_union(&cd, 1, k->don_cd, &k->c->pu);
+    k->don_bits = true;
+  }
+  for (uint32_t q = lo; q < hi; q++) {
+    if (pd_bit_get(k->don_acc, t->order[q])) pd__set(k, 0, t->order[q]);
+    if (pd_bit_get(k->don_cd, q)) pd__set(k, 1, q);
+  }
 }
 
 /* The trie walk from the seed row over trie positions ranges[2j] ..
@@ -339,6 +410,13 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
       }
       int r = pd__push_rest(k, b, len, &depth);
       if (r < 0) return pd__nomem(err);
+      if (r == 2) { /* every token under this prefix as the donor has it */
+        uint32_t next = pd_trie_skip_depth(t, i, depth);
+        if (next > hi) next = hi;
+        pd__donor_copy(k, i, next);
+        i = next;
+        continue;
+      }
       if (r) {
         pd__set(k, 0, t->order[i]);
         i++;
@@ -901,8 +979,15 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
     st = pd__nomem(err);
+  /* the Earley walk takes a donor of the seed's rule beside it */
+  int j = d >= 0 ? d : 0;
+  if (!dfa && n_donors && k->states[donors[j]].rule == k->states[s].rule) {
+    k->donor = k->dpath[0] = donors[j], k->dflags[0] = 0;
+    k->don_cls = dcls[j], k->don_bits = false;
+  }
   if (st == PD_OK)
     st = dfa ? pd__walk_dfa(k, s, k->ranges, n_ranges, err) : pd__walk(k, k->ranges, n_ranges, err);
+  k->donor = UINT32_MAX, k->don_cls = NULL;
   /* both sets are taken even after a failure: acc and cd must be zero again */
   pd_error *e = st == PD_OK ? err : NULL;
   pd_status st_acc = pd__take(k, 0, &out->accepted, e);

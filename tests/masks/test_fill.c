@@ -68,6 +68,11 @@ static const char *const pdt__grammars[] = {
     /* heirs in a cycle: root's start, its first byte's state, and that
      * state's heir, root's start again (classified once, found by fuzz_mask) */
     "root ::= [^] [^ x] root | \"x\"",
+    /* a donor beside the walk (classify.c): x's start takes its class from
+     * the letters' loop, and "a-" reaches that loop's state; yet x may end
+     * after "a" and "-" follows x, so "a-!)" is context-dependent there and
+     * accepted (x = "a", then "-!)"), where from the loop it dies */
+    "root ::= x \"-!)\" | x \")\"\nx ::= (\"a\" | [a-z\\-]+ \"q\") e\ne ::= \".\" e | \"\"",
 };
 
 /* walks random walks of steps tokens over g, each mask against brute force. */
