@@ -105,6 +105,10 @@ struct pd_classifier {
   uint8_t *dflags;
   const pd_mask_class *don_cls;
   bool don_bits;
+  /* acc and cd hold the donor's dense sets in the walked ranges too, and
+   * the walk writes each verdict whole (set and clear): a subtree that
+   * classifies as from that donor then costs nothing */
+  bool overwrite;
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
@@ -413,18 +417,26 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
       if (r == 2) { /* every token under this prefix as the donor has it */
         uint32_t next = pd_trie_skip_depth(t, i, depth);
         if (next > hi) next = hi;
-        pd__donor_copy(k, i, next);
+        if (!k->overwrite) pd__donor_copy(k, i, next);
         i = next;
         continue;
       }
       if (r) {
         pd__set(k, 0, t->order[i]);
+        if (k->overwrite) pd_bit_clear(k->cd, i);
         i++;
         continue;
       }
       uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-      if (pd__live_end(k, depth, b[depth]))
-        for (; i < next; i++) pd__set(k, 1, i);
+      bool live = pd__live_end(k, depth, b[depth]);
+      if (k->overwrite)
+        for (uint32_t q = i; q < next; q++) {
+          pd_bit_clear(k->acc, t->order[q]);
+          if (live) pd_bit_set(k->cd, q);
+          else pd_bit_clear(k->cd, q);
+        }
+      else if (live)
+        for (uint32_t q = i; q < next; q++) pd__set(k, 1, q);
       i = next;
     }
   }
@@ -895,8 +907,11 @@ static void pd__walked_by_byte(const pd_classifier *k, size_t n_ranges, uint32_t
 static bool pd__kept(uint32_t by, uint32_t len) { return by == UINT32_MAX || (by && len <= by); }
 
 /* The donor's class less the tokens walked again: set by set where the donor
- * lists ids (its tokens, not the row, are visited), else through whole rows. */
-static void pd__from_donor(pd_classifier *k, const pd_mask_class *dc, size_t n_ranges) {
+ * lists ids (its tokens, not the row, are visited), else through whole rows;
+ * with overwrite (an Earley walk, which writes each verdict whole), dense sets
+ * keep the walked tokens too. */
+static void pd__from_donor(pd_classifier *k, const pd_mask_class *dc, size_t n_ranges,
+                           bool overwrite) {
   const pd_trie *t = &k->c->trie;
   if (dc->accepted.kind == PD_TOKSET_IDS && dc->cd.kind == PD_TOKSET_IDS) {
     uint32_t by[256];
@@ -916,6 +931,7 @@ static void pd__from_donor(pd_classifier *k, const pd_mask_class *dc, size_t n_r
   const pd_tokset *acc = &dc->accepted, *cd = &dc->cd;
   pd_tokset_union(&acc, 1, k->acc, &k->c->u);
   pd_tokset_union(&cd, 1, k->cd, &k->c->pu);
+  if ((k->overwrite = overwrite)) return;
   for (size_t j = 0; j < n_ranges; j++) {
     uint32_t lo = k->ranges[2 * j], hi = k->ranges[2 * j + 1], keep = k->keep[j];
     if (!keep) {
@@ -969,7 +985,7 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
       }
     }
   } else {
-    pd__from_donor(k, dcls[d], n_ranges);
+    pd__from_donor(k, dcls[d], n_ranges, !dfa);
   }
   k->items.len = k->rows.len = k->ends.len = 0;
   k->over = false;
@@ -987,7 +1003,7 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   }
   if (st == PD_OK)
     st = dfa ? pd__walk_dfa(k, s, k->ranges, n_ranges, err) : pd__walk(k, k->ranges, n_ranges, err);
-  k->donor = UINT32_MAX, k->don_cls = NULL;
+  k->donor = UINT32_MAX, k->don_cls = NULL, k->overwrite = false;
   /* both sets are taken even after a failure: acc and cd must be zero again */
   pd_error *e = st == PD_OK ? err : NULL;
   pd_status st_acc = pd__take(k, 0, &out->accepted, e);
