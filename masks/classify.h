@@ -41,7 +41,12 @@ void pd_classifier_free(pd_classifier *k);
  * covered nearly the whole vocabulary). Where both targets are states of
  * dense DFAs that agree for K bytes (the positions of a bounded string, a
  * room of K apart), the tokens of at most K + 1 bytes classify alike too, and
- * only the longer ones are walked (trie.h keeps lists of them). */
+ * only the longer ones are walked (trie.h keeps lists of them). An Earley walk
+ * also steps a donor of the seed's rule beside it: where, after the same
+ * bytes, the seed's row is the donor's lone item with the same end flags, the
+ * tokens under that prefix classify as the donor's do and are not walked (a
+ * key-complement state past the first letter of a declared name is, one byte
+ * later, the rest of any string). */
 /* The state most first bytes of s lead to, when s's walk is broad and that
  * state takes more than half of it; when that state only calls a rule, the
  * rule's start instead; else UINT32_MAX. Classified first, it is the donor of
