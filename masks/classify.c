@@ -102,6 +102,8 @@ struct pd_classifier {
    * sets as bits (don_acc by id, don_cd by trie position), made when a large
    * subtree is copied (a small one looks its tokens up in the sets). */
   uint32_t donor, *dpath, *don_acc, *don_cd;
+  uint32_t ddead;            /* dpath is UINT32_MAX from this depth on (past the stack: alive) */
+  uint32_t dpatience;        /* steps left before a donor that was never met is dropped */
   uint8_t *dflags;
   const pd_mask_class *don_cls;
   bool don_bits;
@@ -337,17 +339,26 @@ static int pd__push(pd_classifier *k, uint8_t b) {
   return 0;
 }
 
+#define PD__DONOR_PATIENCE 1024u /* donor steps without a meeting before it is dropped */
+
 /* Steps the donor's path past byte c of depth d (k->dpath); whether the
  * seed's new row is then the donor's: the same lone item of the seed's rule
  * (the donor is of that rule) with the same end flags, so both walks go on
  * alike from there. */
 static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
+  if (!k->dpatience--) { /* a path beside the seed's that never meets it (the */
+    k->donor = UINT32_MAX; /* positions of a bounded string): a tenth of the walk */
+    return false;
+  }
   uint32_t y = k->dpath[d];
   if (y != UINT32_MAX) y = pd__step(k, y, c);
   if (y != UINT32_MAX && (k->states[y].n_call || k->states[y].flags & PD_STATE_FINAL))
     y = UINT32_MAX; /* the donor's row is more than the lone item */
   k->dpath[d + 1] = y;
-  if (y == UINT32_MAX) return false;
+  if (y == UINT32_MAX) {
+    k->ddead = d + 1; /* no step below this prefix reaches the donor's row again */
+    return false;
+  }
   uint8_t f = k->dflags[d];
   bool live = (f & PD__LIVE_END) || ((f & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
   k->dflags[d + 1] = live ? PD__LIVE_END : 0;
@@ -363,7 +374,8 @@ static int pd__push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, uint3
   for (; *depth < len; ++*depth) {
     int r = pd__push(k, b[*depth]);
     if (r <= 0) return r;
-    if (k->donor != UINT32_MAX && pd__donor_step(k, *depth, b[*depth])) {
+    if (k->donor != UINT32_MAX && *depth < k->ddead && pd__donor_step(k, *depth, b[*depth])) {
+      k->dpatience = PD__DONOR_PATIENCE;
       ++*depth;
       return 2;
     }
@@ -411,6 +423,7 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
       if (t->lcp[i] < depth) {
         pd__pop(k, depth - t->lcp[i]);
         depth = t->lcp[i];
+        if (k->ddead > depth) k->ddead = UINT32_MAX;
       }
       int r = pd__push_rest(k, b, len, &depth);
       if (r < 0) return pd__nomem(err);
@@ -998,7 +1011,8 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   /* the Earley walk takes a donor of the seed's rule beside it */
   int j = d >= 0 ? d : 0;
   if (!dfa && n_donors && k->states[donors[j]].rule == k->states[s].rule) {
-    k->donor = k->dpath[0] = donors[j], k->dflags[0] = 0;
+    k->donor = k->dpath[0] = donors[j], k->dflags[0] = 0, k->ddead = UINT32_MAX;
+    k->dpatience = PD__DONOR_PATIENCE;
     k->don_cls = dcls[j], k->don_bits = false;
   }
   if (st == PD_OK)
