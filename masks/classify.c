@@ -346,8 +346,10 @@ static int pd__push(pd_classifier *k, uint8_t b) {
  * (the donor is of that rule) with the same end flags, so both walks go on
  * alike from there. */
 static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
-  if (!k->dpatience--) { /* a path beside the seed's that never meets it (the */
-    k->donor = UINT32_MAX; /* positions of a bounded string): a tenth of the walk */
+  if (!k->dpatience--) {
+    /* a path beside the seed's that never meets it (the positions of a
+     * bounded string) made the walk a tenth longer */
+    k->donor = UINT32_MAX;
     return false;
   }
   uint32_t y = k->dpath[d];
