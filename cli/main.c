@@ -15,7 +15,7 @@ static const struct {
      " [--schema-doc URI=F ...]"},
     {"mask", pd_cli_mask, "--grammar F --tokenizer T [--after-text F] [--vocab-size N]"},
     {"maskbench", pd_cli_maskbench,
-     "DIR --tokenizer T [--grammar F] [--json] [--cpu-time] [--verbose] [--any-order] [--eager]"
+     "DIR --tokenizer T [--grammar F] [--json] [--cpu-time] [--verbose] [--any-order] [--eager] [--brute K]"
      " [--cache-mb N]"},
     {"encode", pd_cli_encode, "--tokenizer T [--batch F]"},
     {"generate", pd_cli_generate, "(--grammar F | --schema F | --regex P) --tokenizer T --corpus F ..."},

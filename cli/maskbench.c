@@ -2,7 +2,7 @@
  *
  *   pushdown maskbench DIR --tokenizer tokenizer.json [--grammar FILE] [--json] [--cpu-time]
  *                          [--verbose] [--any-order] [--eager] [--cache-mb N]
- *                          [--no-rule-cache]
+ *                          [--no-rule-cache] [--brute K]
  *
  * For each schema file under DIR (sorted): compile and fill the first mask
  * (TTFM); then for each of its test instances (DIR/instances.jsonl, field
@@ -24,7 +24,11 @@
  * mask first needs it (in that TBM); --cache-mb bounds the vocabulary's
  * classification cache (pd_vocab_options.cache_bytes; its use is printed last);
  * --no-rule-cache builds every rule's automaton afresh instead of reusing those
- * built for earlier files (pd_grammar_options.no_rule_cache). */
+ * built for earlier files (pd_grammar_options.no_rule_cache). --brute K
+ * compares the first PD__MB_BRUTE_MASKS masks of the first instance of every
+ * K-th schema with brute force (each id of the vocabulary tried alone, about
+ * 20 ms a mask at 128k tokens), outside the timed spans but between them, so
+ * that run's timings are not for comparison. */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -53,6 +57,10 @@ typedef struct pd__mb_samples {
 typedef struct pd__mb {
   const char *dir, *tokenizer, *grammar_path;
   bool json, cpu_time, verbose, any_order, eager, no_rule_cache;
+  size_t brute_every;            /* --brute K; 0 = off */
+  uint32_t *brute_row;           /* the brute-force mask */
+  bool brute_file, brute_now;    /* this file's first instance is compared; this mask is */
+  size_t brute_schemas, brute_masks, brute_differences;
   size_t cache_bytes; /* --cache-mb; 0 = the library's default */
   char *grammar; /* --grammar text */
   size_t grammar_len;
@@ -267,14 +275,41 @@ static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g) {
   return st;
 }
 
+#define PD__MB_BRUTE_MASKS 40
+
+/* --brute: the mask in b->row against each id tried alone. */
+static __attribute__((noinline, cold)) pd_status pd__mb_brute(pd__mb *b, pd_matcher *m) {
+  size_t size = pd_vocab_size(b->vocab), differ = 0;
+  memset(b->brute_row, 0, b->n_words * sizeof *b->brute_row);
+  for (uint32_t t = 0; t < size; t++) {
+    size_t n = 0;
+    pd_status st = pd_matcher_validate_tokens(m, &t, 1, &n, NULL);
+    if (st == PD_ERR_NOMEM) return st;
+    if (n == 1) b->brute_row[t / 32] |= 1u << (t % 32);
+  }
+  for (size_t w = 0; w < b->n_words; w++) differ += (size_t)__builtin_popcount(b->row[w] ^ b->brute_row[w]);
+  b->brute_masks++;
+  if (differ) {
+    b->brute_differences++;
+    fprintf(stderr, "maskbench: a mask differs from brute force in %zu ids\n", differ);
+  }
+  return PD_OK;
+}
+
 /* Fills the mask and accepts id, timing the pair; *ok = accepted. */
 static pd_status pd__mb_step(pd__mb *b, pd_matcher *m, uint32_t id, bool *ok) {
   double t0 = pd__mb_now(b);
   pd_status st = pd_matcher_fill_bitmask(m, b->row, b->n_words, NULL, NULL);
   if (st != PD_OK) return st;
+  double skip = 0; /* the brute force's span, left out (read only then: a clock read costs a memoized fill) */
+  if (b->brute_now) {
+    double t1 = pd__mb_now(b);
+    if ((st = pd__mb_brute(b, m)) != PD_OK) return st;
+    skip = pd__mb_now(b) - t1;
+  }
   *ok = pd_matcher_accept_token(m, id, NULL) == PD_OK;
   double t1 = pd__mb_now(b);
-  if (!pd__mb_push(&b->tbm, (t1 - t0) / 1e3)) return PD_ERR_NOMEM;
+  if (!pd__mb_push(&b->tbm, (t1 - t0 - skip) / 1e3)) return PD_ERR_NOMEM;
   b->tokens++;
   bool bit = id < b->n_words * 32 && ((b->row[id / 32] >> (id % 32)) & 1);
   if (bit != *ok) {
@@ -289,9 +324,11 @@ static pd_status pd__mb_instance(pd__mb *b, pd_matcher *m, const pd__mb_inst *in
   pd_matcher_reset(m);
   bool ok = true;
   for (size_t i = 0; ok && i < in->n; i++) {
+    b->brute_now = b->brute_file && i < PD__MB_BRUTE_MASKS;
     pd_status st = pd__mb_step(b, m, in->ids[i], &ok);
     if (st != PD_OK) return st;
   }
+  b->brute_now = false;
   if (ok) {
     double t0 = pd__mb_now(b);
     pd_status st = pd_matcher_fill_bitmask(m, b->row, b->n_words, NULL, NULL);
@@ -345,8 +382,12 @@ static int pd__mb_file(pd__mb *b, const char *rel) {
   } else {
     size_t first = pd__mb_inst_find(b, rel);
     b->file_valid_errors = b->file_invalid_errors = 0;
+    b->brute_file = b->brute_every && (b->schemas - 1) % b->brute_every == 0 &&
+                    pd__mb_same_file(b, first, first);
+    b->brute_schemas += b->brute_file;
     for (size_t i = first; st == PD_OK && pd__mb_same_file(b, i, first); i++) {
       bool accepted = false;
+      if (i > first) b->brute_file = false;
       if (i == first && !pd__mb_mark(b)) st = PD_ERR_NOMEM;
       if (st == PD_OK) st = pd__mb_instance(b, m, &b->inst[i], &accepted);
       if (i == first && st == PD_OK && !pd__mb_mark(b)) st = PD_ERR_NOMEM;
@@ -424,6 +465,9 @@ static void pd__mb_report(pd__mb *b) {
   pd_vocab_cache_stats(b->vocab, &cs);
   printf("cache: %zu classes, %.1f of %.1f MiB, %zu hits, %zu misses\n", cs.classes,
          (double)cs.bytes / (1 << 20), (double)cs.limit / (1 << 20), cs.hits, cs.misses);
+  if (b->brute_every)
+    printf("brute force: %zu masks of %zu schemas compared over the whole vocabulary, %zu differ\n",
+           b->brute_masks, b->brute_schemas, b->brute_differences);
   if (!b->json) return;
   putchar('{');
   pd__mb_stats_json("tbm_us", &b->tbm);
@@ -435,10 +479,11 @@ static void pd__mb_report(pd__mb *b) {
   pd__mb_stats_json("tbm_later_us", &b->tbm_later);
   printf(",\"schemas\":%zu,\"passing\":%zu,\"compile_errors\":%zu,\"validation_errors\":%zu,"
          "\"invalidation_errors\":%zu,\"tokens\":%zu,\"schemas_passing\":%zu,"
-         "\"schemas_validation_errors\":%zu,\"schemas_invalidation_errors\":%zu}\n",
+         "\"schemas_validation_errors\":%zu,\"schemas_invalidation_errors\":%zu,"
+         "\"brute_masks\":%zu,\"brute_differences\":%zu}\n",
          b->schemas, b->passing, b->compile_errors, b->validation_errors,
          b->invalidation_errors, b->tokens, b->s_passing, b->s_validation_errors,
-         b->s_invalidation_errors);
+         b->s_invalidation_errors, b->brute_masks, b->brute_differences);
 }
 
 /* ------------------------------------------------------------- driver */
@@ -458,6 +503,11 @@ static int pd__mb_args(pd__mb *b, int argc, char **argv) {
       b->eager = true;
     } else if (!strcmp(o, "--no-rule-cache")) {
       b->no_rule_cache = true;
+    } else if (!strcmp(o, "--brute")) {
+      char *end = NULL;
+      unsigned long k = i + 1 < argc ? strtoul(argv[++i], &end, 10) : 0;
+      if (!end || *end || !k) return pd_cli_usage("maskbench: --brute needs a positive number");
+      b->brute_every = k;
     } else if (!strcmp(o, "--cache-mb")) {
       char *end = NULL;
       unsigned long mb = i + 1 < argc ? strtoul(argv[++i], &end, 10) : 0;
@@ -487,7 +537,8 @@ static int pd__mb_setup(pd__mb *b) {
   if (pd_vocab_load_hf(b->tokenizer, NULL, &vo, &b->vocab, &err) != PD_OK)
     return pd_cli_fail(b->tokenizer, &err);
   b->n_words = (pd_vocab_width(b->vocab) + 31) / 32;
-  if (!(b->row = calloc(b->n_words + 1, sizeof *b->row)))
+  if (!(b->row = calloc(b->n_words + 1, sizeof *b->row)) ||
+      (b->brute_every && !(b->brute_row = calloc(b->n_words, sizeof *b->brute_row))))
     return pd_cli_usage("maskbench: out of memory");
   int rc = pd__mb_inst_load(b);
   if (rc) return rc;
@@ -504,6 +555,7 @@ static void pd__mb_free(pd__mb *b) {
   free(b->grammar);
   free(b->prefix);
   free(b->row);
+  free(b->brute_row);
   free(b->tbm.v);
   free(b->firsts.v);
   free(b->tbm_first.v);

@@ -119,7 +119,17 @@ static void test_cli_maskbench(void **state) {
   assert_non_null(strstr(last, "\"schemas\":2,\"passing\":3,\"compile_errors\":0,"
                                "\"validation_errors\":1,\"invalidation_errors\":1,\"tokens\":9,"
                                "\"schemas_passing\":1,\"schemas_validation_errors\":1,"
-                               "\"schemas_invalidation_errors\":1}"));
+                               "\"schemas_invalidation_errors\":1,\"brute_masks\":0,"
+                               "\"brute_differences\":0}"));
+  /* --brute 1: every mask of each schema's first instance against brute
+   * force: "{}" gives two, "{x" two (the second, before "x", is the last) */
+  snprintf(args, sizeof args, "maskbench mb --tokenizer '%s' --grammar obj.gbnf --json --brute 1",
+           tok);
+  assert_int_equal(pdt__run(args, out, sizeof out), 0);
+  assert_non_null(strstr(out, "brute force: 4 masks of 2 schemas compared over the whole "
+                              "vocabulary, 0 differ\n"));
+  assert_non_null(strstr(out, "\"brute_masks\":4,\"brute_differences\":0}"));
+  assert_int_equal(pdt__run("maskbench mb --brute 0", out, sizeof out), 2);
   pd_vocab_free(v);
 }
 
