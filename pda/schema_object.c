@@ -766,6 +766,22 @@ static pd_status pd__extra_key(pd__obj *o, uint32_t *key) {
     return pd_sc_compile(o->sc, off, 1, PD_SC_STR, 0, key);
   }
   pd_ir *ir = &o->sc->ir;
+  /* No names and a schema for every key: any string, as a call of the string
+   * rule every grammar shares rather than inline. Inline, the key's interior
+   * is a state of this member alone, classified over the whole vocabulary
+   * for each such object (5 ms with Llama-3); called, only the tokens that
+   * close the key are the member's to decide (pair.c). Objects of any JSON
+   * value keep the inline key: their member rule is the same in every grammar
+   * and its classes come from the cache. */
+  if (!o->props.len)
+    for (size_t i = 0; i < o->c->n; i++) {
+      uint32_t ap = pd_sc_kw(o->sc, o->c, i, "additionalProperties");
+      if (ap != PD_JSON_NONE && pd_json_at(&o->sc->doc, ap)->kind == PD_JSON_OBJECT &&
+          pd_json_len(&o->sc->doc, ap)) {
+        *key = pd_sc_any_string(o->sc);
+        return pd_sc_ir_status(o->sc);
+      }
+    }
   uint32_t *names = pd__malloc(ir->alloc, (o->props.len + 1) * sizeof *names);
   if (!names) return pd__nomem(o->sc->err);
   for (size_t i = 0; i < o->props.len; i++) names[i] = o->props.data[i].name;
