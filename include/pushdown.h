@@ -132,7 +132,7 @@ size_t pd_vocab_eos(const pd_vocab *v, const uint32_t **ids); /* borrowed */
  * same local language. Past `limit` bytes new classes are kept by their grammar
  * alone (freed with it). */
 typedef struct pd_cache_stats {
-  size_t classes;      /* classifications held */
+  size_t classes;      /* classifications held: of states, and of callers' continuations */
   size_t bytes, limit; /* their memory, and its bound (pd_vocab_options.cache_bytes) */
   size_t hits, misses; /* lookups by grammars so far */
 } pd_cache_stats;

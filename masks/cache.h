@@ -18,8 +18,11 @@
 
 #define PD_MASK_CACHE_MAX_BYTES ((size_t)256 << 20) /* classification memory bound */
 /* interned keys have a bound of their own: they are small, and once classes
- * fill theirs, keys of new states still name callees by id (statekey.h) */
-#define PD_MASK_CACHE_MAX_INTERN_BYTES ((size_t)64 << 20)
+ * fill theirs, keys of new states still name callees by id (statekey.h).
+ * Caller classes are keyed by places in interned closures (pair.c): over
+ * MaskBench the closures take 143 MB, and at 64 MB the last third of its
+ * schemas could key neither */
+#define PD_MASK_CACHE_MAX_INTERN_BYTES ((size_t)256 << 20)
 /* whole-grammar snapshots too: each holds its grammar's automaton as its key
  * (a few hundred KB for a large schema), and counted with the classes they
  * took six times the classes' memory over MaskBench, where no schema is

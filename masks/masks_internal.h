@@ -52,6 +52,7 @@ typedef struct pd_pair_class {
   pd_mask_class cls;
   uint32_t state, n_tops;
   uint32_t tops[PD_PAIR_DEPTH];
+  bool shared; /* cls is the vocabulary cache's (pair.c), not the grammar's */
 } pd_pair_class;
 
 /* The class of cd, the cd set of state s's class (parent NULL) or of parent,

@@ -10,6 +10,13 @@
  * way one caller further (a chain of up to PD_PAIR_DEPTH return states),
  * and only what outlives the last is left to the walk.
  *
+ * A caller class depends on nothing but the languages of the state and of
+ * the return states, so the vocabulary's cache keeps it too, keyed by their
+ * places (statekey.h) and their rules' lookahead: another grammar with the
+ * same rules (a string value in a member of the same name, the members of
+ * any JSON object) takes it without a parse. Over MaskBench nearly half the
+ * caller classes were ones an earlier schema had made.
+ *
  * The fill reads the table without a lock (many requests fill on a thread
  * pool); a writer fills a slot before publishing its class with a release
  * store, and a table that grows is published whole, the old one kept
@@ -17,9 +24,11 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bits.h"
 #include "base/sort.h"
 #include "masks/classify.h"
 #include "masks/masks_internal.h"
+#include "masks/statekey.h"
 #include "masks/vocab.h"
 #include "pda/grammar.h"
 
@@ -77,41 +86,92 @@ static bool pd__pair_room(pd_masks *mk) {
   return true;
 }
 
-/* The class of cd (s's, or parent's) one caller further, returning to r, in
- * the grammar's allocator; &pd__no_pair when it cannot be made. */
-static const pd_pair_class *pd__pair_make(pd_masks *mk, uint32_t s, const pd_pair_class *parent,
-                                          uint32_t r, const pd_tokset *cd) {
-  const pd_allocator *ga = mk->g->alloc;
-  if (cd->kind != PD_TOKSET_IDS || cd->n > PD__PAIR_MAX_CD ||
-      mk->pair_bytes > PD__PAIR_MAX_BYTES || pd_masks_classifier(mk, NULL) != PD_OK)
-    return &pd__no_pair;
-  pd_pair_class *out = pd__calloc(ga, 1, sizeof *out);
-  /* accepted ids, cd positions, and the sort's scratch: cd->n words each */
-  uint32_t *buf = out ? pd__malloc(ga, 3 * (size_t)cd->n * sizeof *buf) : NULL, n_acc, n_cd;
-  if (buf) {
-    out->state = s;
-    out->n_tops = parent ? parent->n_tops + 1 : 1;
-    if (parent) memcpy(out->tops, parent->tops, parent->n_tops * sizeof *out->tops);
-    out->tops[out->n_tops - 1] = r;
+#define PD__PAIR_KEY 0x50524b31u /* a caller class's key in the cache */
+#define PD__PAIR_KEY_WORDS (1 + 10 * (PD_PAIR_DEPTH + 1))
+
+/* The cache key of out's chain (state, then each return state: its place and
+ * its rule's lookahead); false where a place is unknown. Lock held. */
+static bool pd__pair_key(pd_masks *mk, const pd_pair_class *out, uint32_t *key, size_t *n) {
+  const pd_pda_state *states = pd_pda_states(&mk->g->pda);
+  if (!mk->sk && pd_statekey_new(&mk->g->pda, mk->follow, mk->cache, mk->g->vocab->alloc,
+                                 &mk->sk, NULL) != PD_OK)
+    return false;
+  key[0] = PD__PAIR_KEY;
+  *n = 1;
+  for (uint32_t i = 0; i <= out->n_tops; i++) {
+    uint32_t s = i ? out->tops[i - 1] : out->state;
+    bool found;
+    if (pd_statekey_place(mk->sk, s, key + *n, &found, NULL) != PD_OK || !found) return false;
+    memcpy(key + *n + 2, mk->follow + 8 * (size_t)states[s].rule, 8 * sizeof *key);
+    *n += 10;
   }
-  bool ok = buf && pd_classifier_pair(mk->k, s, out->tops, out->n_tops, cd->data, cd->n, buf,
-                                      &n_acc, buf + cd->n, &n_cd, NULL) == PD_OK;
+  return true;
+}
+
+/* out's sets from cd (s's, or parent's) one caller further, as out->tops
+ * has it: allocated in a. */
+static bool pd__pair_parse(pd_masks *mk, pd_pair_class *out, const pd_tokset *cd,
+                           const pd_allocator *a) {
+  /* accepted ids, cd positions, and the sort's scratch: cd->n words each */
+  uint32_t *buf = pd__malloc(a, 3 * (size_t)cd->n * sizeof *buf), n_acc, n_cd;
+  bool ok = buf && pd_classifier_pair(mk->k, out->state, out->tops, out->n_tops, cd->data, cd->n,
+                                      buf, &n_acc, buf + cd->n, &n_cd, NULL) == PD_OK;
   if (ok) {
     /* walked in trie order; a set keeps ids sorted */
     pd_sort_u32(buf, n_acc, buf + 2 * (size_t)cd->n);
     pd_tokset acc = {PD_TOKSET_IDS, n_acc, n_acc ? buf : NULL};
     pd_tokset rest = {PD_TOKSET_IDS, n_cd, n_cd ? buf + cd->n : NULL};
-    ok = pd_tokset_copy(&out->cls.accepted, &acc, ga, NULL) == PD_OK &&
-         pd_tokset_copy(&out->cls.cd, &rest, ga, NULL) == PD_OK;
+    ok = pd_tokset_copy(&out->cls.accepted, &acc, a, NULL) == PD_OK &&
+         pd_tokset_copy(&out->cls.cd, &rest, a, NULL) == PD_OK;
+    if (!ok) pd_mask_class_free(&out->cls, a);
   }
-  pd__free(ga, buf);
+  pd__free(a, buf);
+  return ok;
+}
+
+/* The class of cd (s's, or parent's) one caller further, returning to r:
+ * the cache's, or parsed now and offered to it (the grammar keeps it when
+ * the cache does not); &pd__no_pair when it cannot be made. */
+static const pd_pair_class *pd__pair_make(pd_masks *mk, uint32_t s, const pd_pair_class *parent,
+                                          uint32_t r, const pd_tokset *cd) {
+  const pd_allocator *ga = mk->g->alloc, *va = mk->g->vocab->alloc;
+  if (cd->kind != PD_TOKSET_IDS || cd->n > PD__PAIR_MAX_CD ||
+      mk->pair_bytes > PD__PAIR_MAX_BYTES || pd_masks_classifier(mk, NULL) != PD_OK)
+    return &pd__no_pair;
+  pd_pair_class *out = pd__calloc(ga, 1, sizeof *out);
+  if (!out) return &pd__no_pair;
+  out->state = s;
+  out->n_tops = parent ? parent->n_tops + 1 : 1;
+  if (parent) memcpy(out->tops, parent->tops, parent->n_tops * sizeof *out->tops);
+  out->tops[out->n_tops - 1] = r;
+  uint32_t key[PD__PAIR_KEY_WORDS];
+  size_t n;
+  bool keyed = pd__pair_key(mk, out, key, &n), ok = true;
+  uint64_t h = keyed ? pd_hash_words(key, n) : 0;
+  const pd_mask_class *held = keyed ? pd_mask_cache_find(mk->cache, key, n, h) : NULL;
+  if (!held) { /* in the vocabulary's allocator where the cache may take it */
+    ok = pd__pair_parse(mk, out, cd, keyed ? va : ga);
+    if (ok && keyed) {
+      held = pd_mask_cache_put(mk->cache, va, key, n, h, &out->cls);
+      pd_mask_class mine = {0}; /* past the cache's bound: the grammar's own copy */
+      if (!held)
+        ok = pd_tokset_copy(&mine.accepted, &out->cls.accepted, ga, NULL) == PD_OK &&
+             pd_tokset_copy(&mine.cd, &out->cls.cd, ga, NULL) == PD_OK;
+      pd_mask_class_free(&out->cls, va); /* no-op when the cache took the sets */
+      out->cls = mine;
+    }
+  }
+  if (held) {
+    out->cls = *held; /* the cache's sets, borrowed for the vocabulary's life */
+    out->shared = true;
+  }
   if (!ok) {
-    if (out) pd_mask_class_free(&out->cls, ga);
+    pd_mask_class_free(&out->cls, ga);
     pd__free(ga, out);
     return &pd__no_pair;
   }
-  mk->pair_bytes +=
-      sizeof *out + pd_tokset_bytes(&out->cls.accepted) + pd_tokset_bytes(&out->cls.cd);
+  mk->pair_bytes += sizeof *out;
+  if (!held) mk->pair_bytes += pd_tokset_bytes(&out->cls.accepted) + pd_tokset_bytes(&out->cls.cd);
   return out;
 }
 
@@ -140,7 +200,7 @@ void pd_masks_pairs_free(pd_masks *mk) {
   for (size_t i = 0; t && i < t->n; i++) {
     pd_pair_class *c = (pd_pair_class *)t->slot[i].cls;
     if (!c || c == &pd__no_pair) continue;
-    pd_mask_class_free(&c->cls, ga);
+    if (!c->shared) pd_mask_class_free(&c->cls, ga);
     pd__free(ga, c);
   }
   for (struct pd_pair_table *o; t; t = o) o = t->older, pd__free(ga, t);

@@ -31,6 +31,7 @@ struct pd_statekey {
    * strongly connected components (members of X: members[scc_at[X] ..]) */
   uint32_t *adj_at, *adj, *scc, *scc_at, *members;
   uint32_t *id; /* interned closure per rule; 0 = not yet */
+  uint32_t *at; /* per state: its discovery number + 1 in its rule's closure; 0 = none */
   PD_ARRAY(pd__frame) stack;
 };
 
@@ -45,7 +46,8 @@ pd_status pd_statekey_new(const pd_pda *p, const uint32_t *follow, pd_mask_cache
   k->canon = pd__calloc(a, ns, sizeof *k->canon);
   k->rcanon = pd__calloc(a, nr, sizeof *k->rcanon);
   k->id = pd__calloc(a, nr, sizeof *k->id);
-  if (!k->canon || !k->rcanon || !k->id) {
+  k->at = pd__calloc(a, ns, sizeof *k->at);
+  if (!k->canon || !k->rcanon || !k->id || !k->at) {
     pd_statekey_free(k);
     return pd__nomem(err);
   }
@@ -68,6 +70,7 @@ void pd_statekey_free(pd_statekey *k) {
   pd__free(a, k->scc_at);
   pd__free(a, k->members);
   pd__free(a, k->id);
+  pd__free(a, k->at);
   pd__free(a, k);
 }
 
@@ -248,6 +251,9 @@ static bool pd__intern(pd_statekey *k, uint32_t t) {
     ok = pd__put_state(k, k->queue.data[q], true, x, false);
     too_long = k->key.len > k->c->max_closure;
   }
+  if (ok && !too_long) /* t's states by their place in the closure (pd_statekey_place) */
+    for (size_t q = 0; q < k->queue.len; q++)
+      if (k->states[k->queue.data[q]].rule == t) k->at[k->queue.data[q]] = (uint32_t)q + 1;
   pd__reset(k);
   if (!ok) return false;
   if (too_long) {
@@ -292,11 +298,26 @@ static bool pd__ensure(pd_statekey *k, uint32_t d) {
   return true;
 }
 
+static bool pd__graph(pd_statekey *k) {
+  return k->adj_at || (pd__call_graph(k) && pd__components(k));
+}
+
+pd_status pd_statekey_place(pd_statekey *k, uint32_t s, uint32_t place[2], bool *found,
+                            pd_error *err) {
+  uint32_t r = k->states[s].rule;
+  *found = false;
+  if (!pd__graph(k) || !pd__ensure(k, r)) return pd__nomem(err);
+  if (k->id[r] == PD__FAILED || !k->at[s]) return PD_OK;
+  place[0] = k->id[r], place[1] = k->at[s] - 1;
+  *found = true;
+  return PD_OK;
+}
+
 pd_status pd_statekey_get(pd_statekey *k, uint32_t s, const uint32_t **key, size_t *n,
                           uint64_t *hash, pd_error *err) {
   bool ok = true, by_id = true;
   uint32_t r = k->states[s].rule;
-  if (!k->adj_at && (!pd__call_graph(k) || !pd__components(k))) return pd__nomem(err);
+  if (!pd__graph(k)) return pd__nomem(err);
   for (uint32_t j = k->adj_at[r]; j < k->adj_at[r + 1] && ok; j++) {
     ok = pd__ensure(k, k->adj[j]);
     by_id = by_id && k->id[k->adj[j]] != PD__FAILED;

@@ -37,4 +37,14 @@ void pd_statekey_free(pd_statekey *k);
 pd_status pd_statekey_get(pd_statekey *k, uint32_t s, const uint32_t **key, size_t *n,
                           uint64_t *hash, pd_error *err);
 
+/* State s's place: its rule's interned closure and its discovery number in it
+ * (the rule is interned now if it was not). Equal places are states of equal
+ * automata with equal callees at the same spot, so they parse alike (with
+ * their rules' lookahead beside: pair.c keys caller classes by places). The
+ * place is cheap where the long key is not (a rule is written out once per
+ * grammar, not once per state), but only the same rule shares it. *found =
+ * false where the closure could not be interned. */
+pd_status pd_statekey_place(pd_statekey *k, uint32_t s, uint32_t place[2], bool *found,
+                            pd_error *err);
+
 #endif

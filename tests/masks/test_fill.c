@@ -352,6 +352,10 @@ static const char *const pdt__schemas[] = {
     "{\"properties\":{\"ab\":{\"type\":\"integer\"},\"ba\":{\"type\":\"boolean\"}},"
     "\"patternProperties\":{\"^x\":{\"type\":\"null\"}},"
     "\"additionalProperties\":{\"type\":\"string\"}}",
+    /* no declared names: keys call the shared string rule, and the tokens
+     * that close a key are decided through the member's rule (pair.c) */
+    "{\"additionalProperties\":{\"additionalProperties\":{\"type\":\"integer\"},"
+    "\"maxProperties\":2},\"minProperties\":1}",
 };
 
 static void test_fill_schema(void **state) {
@@ -364,6 +368,39 @@ static void test_fill_schema(void **state) {
   printf("schemas: %zu masks compared, %zu differences\n", d.masks, d.differences);
   assert_true(d.masks > 600);
   assert_int_equal(d.differences, 0);
+  pd_vocab_free(v);
+}
+
+/* Caller classes are kept by the vocabulary, keyed by the places of the
+ * state and its return states (pair.c): these grammars share the member rule
+ * of "a" (and the string below it) but not the rules around it, so the
+ * later ones find the classes of the first where the chain stays in shared
+ * rules and must make their own past it. Each grammar's masks still equal
+ * brute force, and the later grammars find entries the first one stored. */
+static void test_fill_shared_pairs(void **state) {
+  (void)state;
+  static const char *const schemas[] = {
+      "{\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\"}},"
+      "\"additionalProperties\":false}",
+      "{\"properties\":{\"a\":{\"type\":\"string\"},\"c\":{\"type\":\"boolean\"}},"
+      "\"required\":[\"a\"],\"additionalProperties\":false}",
+      "{\"type\":\"array\",\"items\":{\"properties\":{\"a\":{\"type\":\"string\"}},"
+      "\"additionalProperties\":false}}",
+  };
+  pd_vocab *v = pdt__vocab();
+  pdt_diff d = {0};
+  pd_cache_stats s0, s1;
+  pdt__check_as(v, schemas[0], true, false, 20, 30, &d);
+  pd_vocab_cache_stats(v, &s0);
+  for (int round = 0; round < 2; round++) /* the second round finds everything */
+    for (size_t i = 1; i < sizeof schemas / sizeof *schemas; i++)
+      pdt__check_as(v, schemas[i], true, false, 20, 30, &d);
+  pd_vocab_cache_stats(v, &s1);
+  printf("shared pairs: %zu masks compared, %zu differences; hits %zu -> %zu\n", d.masks,
+         d.differences, s0.hits, s1.hits);
+  assert_true(d.masks > 200);
+  assert_int_equal(d.differences, 0);
+  assert_true(s1.hits > s0.hits);
   pd_vocab_free(v);
 }
 
@@ -723,6 +760,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fill_small),
       cmocka_unit_test(test_fill_schema),
+      cmocka_unit_test(test_fill_shared_pairs),
       cmocka_unit_test(test_fill_cache_option),
       cmocka_unit_test(test_fill_long_repeats),
       cmocka_unit_test(test_fill_kept_drops),
