@@ -491,6 +491,76 @@ static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n
   return PD_OK;
 }
 
+#define PD__SURVIVORS_MIN 4096u /* tokens of a seed's first bytes that take the survivors' pass */
+
+/* The survivors' pass: a token of the ranges whose bytes the seed's own
+ * automaton takes to the end (its byte edges, no calls) leaves that item of
+ * the seed's rule alive, so it is accepted whatever else the row holds. Those
+ * are set in acc by a walk of single states; the others become candidates
+ * (trie positions in cand) of the Earley walk, pd__walk_cand. A state inside
+ * a string or a search (a self-loop over every character, beside a call that
+ * looks for the pattern) has only the tokens with a quote or a byte no string
+ * holds left: the Earley walk of every token of the vocabulary, its rows
+ * carrying a start of the pattern per character, took 9-33 ms. */
+static void pd__survivors(pd_classifier *k, uint32_t s, const uint32_t *ranges, size_t n_ranges,
+                          uint32_t *cand) {
+  const pd_trie *t = &k->c->trie;
+  uint32_t *st = k->dpath; /* the seed's path, free without a donor */
+  st[0] = s;
+  for (size_t j = 0; j < n_ranges; j++) {
+    uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1], depth = 0;
+    while (i < hi) {
+      uint32_t len;
+      const uint8_t *b = pd_trie_bytes(t, i, &len);
+      if (t->lcp[i] < depth) depth = t->lcp[i];
+      for (; depth < len; depth++) {
+        uint32_t x = pd__step(k, st[depth], b[depth]);
+        if (x == UINT32_MAX) break;
+        st[depth + 1] = x;
+      }
+      if (depth == len) {
+        pd__set(k, 0, t->order[i++]);
+        continue;
+      }
+      uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
+      pd_bits_set_range(cand, i, next);
+      i = next;
+    }
+  }
+}
+
+/* Whether the survivors' pass suits s: most tokens of its first bytes begin
+ * with a byte that loops back to s (the interior of a string, or of the any*
+ * before a search's pattern), and they are many. */
+static bool pd__loops(pd_classifier *k, uint32_t s) {
+  const pd_pda_edge *e = k->edges + k->states[s].edges;
+  uint64_t all = 0, loop = 0;
+  for (uint32_t i = 0; i < k->states[s].n_byte; i++) {
+    uint32_t n = k->first[e[i].hi + 1] - k->first[e[i].lo];
+    all += n;
+    if (e[i].to == s) loop += n;
+  }
+  return all >= PD__SURVIVORS_MIN && 2 * loop >= all;
+}
+
+/* The Earley walk of the candidates cand (trie positions; cleared). */
+static pd_status pd__walk_cand(pd_classifier *k, uint32_t *cand, pd_error *err) {
+  size_t n_words = k->c->pu.n_words;
+  uint32_t n = (uint32_t)pd_popcount_words(cand, n_words), i = 0, n_acc = 0, n_cd = 0;
+  /* positions, then the accepted ids and the cd positions of pd__walk_list */
+  uint32_t *buf = pd__malloc(k->a, (3 * (size_t)n + 1) * sizeof *buf);
+  for (uint32_t p = pd_next_bit(cand, n_words, 0); buf && p != UINT32_MAX;
+       p = pd_next_bit(cand, n_words, p + 1))
+    buf[i++] = p;
+  memset(cand, 0, n_words * sizeof *cand);
+  if (!buf) return pd__nomem(err);
+  pd_status st = pd__walk_list(k, buf, n, buf + n, &n_acc, buf + 2 * (size_t)n, &n_cd, err);
+  for (uint32_t q = 0; st == PD_OK && q < n_acc; q++) pd__set(k, 0, buf[n + q]);
+  for (uint32_t q = 0; st == PD_OK && q < n_cd; q++) pd__set(k, 1, buf[2 * (size_t)n + q]);
+  pd__free(k->a, buf);
+  return st;
+}
+
 pd_status pd_classifier_pair(pd_classifier *k, uint32_t s, const uint32_t *tops, uint32_t n_tops,
                              const uint32_t *pos, uint32_t n, uint32_t *acc, uint32_t *n_acc,
                              uint32_t *cd, uint32_t *n_cd, pd_error *err) {
@@ -986,6 +1056,7 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   k->dense = false, k->n_dirty[0] = k->n_dirty[1] = 0;
   bool dfa = k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k));
   int d = n_donors ? pd__pick_donor(k, s, donors, n_donors, dfa, &n_ranges) : -1;
+  bool survivors = !dfa && d < 0 && pd__loops(k, s);
   if (d < 0) { /* the tokens of the first bytes s takes (the others die at once) */
     const pd_pda_edge *e = k->edges + k->states[s].edges;
     n_ranges = 0;
@@ -1012,13 +1083,19 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
     st = pd__nomem(err);
   /* the Earley walk takes a donor of the seed's rule beside it */
   int j = d >= 0 ? d : 0;
-  if (!dfa && n_donors && k->states[donors[j]].rule == k->states[s].rule) {
+  if (!dfa && !survivors && n_donors && k->states[donors[j]].rule == k->states[s].rule) {
     k->donor = k->dpath[0] = donors[j], k->dflags[0] = 0, k->ddead = UINT32_MAX;
     k->dpatience = PD__DONOR_PATIENCE;
     k->don_cls = dcls[j], k->don_bits = false;
   }
-  if (st == PD_OK)
-    st = dfa ? pd__walk_dfa(k, s, k->ranges, n_ranges, err) : pd__walk(k, k->ranges, n_ranges, err);
+  if (st == PD_OK && dfa) {
+    st = pd__walk_dfa(k, s, k->ranges, n_ranges, err);
+  } else if (st == PD_OK && survivors) {
+    pd__survivors(k, s, k->ranges, n_ranges, k->don_cd);
+    st = pd__walk_cand(k, k->don_cd, err);
+  } else if (st == PD_OK) {
+    st = pd__walk(k, k->ranges, n_ranges, err);
+  }
   k->donor = UINT32_MAX, k->don_cls = NULL, k->overwrite = false;
   /* both sets are taken even after a failure: acc and cd must be zero again */
   pd_error *e = st == PD_OK ? err : NULL;

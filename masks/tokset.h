@@ -55,5 +55,18 @@ void pd_tokset_or(const pd_tokset *s, uint32_t *row);
 static inline bool pd_bit_get(const uint32_t *w, uint32_t t) { return (w[t >> 5] >> (t & 31)) & 1; }
 static inline void pd_bit_set(uint32_t *w, uint32_t t) { w[t >> 5] |= 1u << (t & 31); }
 static inline void pd_bit_clear(uint32_t *w, uint32_t t) { w[t >> 5] &= ~(1u << (t & 31)); }
+/* Sets bits lo .. hi-1. */
+static inline void pd_bits_set_range(uint32_t *w, uint32_t lo, uint32_t hi) {
+  if (lo >= hi) return;
+  uint32_t a = lo >> 5, b = (hi - 1) >> 5;
+  uint32_t first = ~0u << (lo & 31), last = ~0u >> (31 - ((hi - 1) & 31));
+  if (a == b) {
+    w[a] |= first & last;
+    return;
+  }
+  w[a] |= first;
+  for (uint32_t i = a + 1; i < b; i++) w[i] = ~0u;
+  w[b] |= last;
+}
 
 #endif

@@ -528,6 +528,51 @@ static pd_vocab *pdt__strings_vocab(const char *const *strs, size_t n) {
   return v;
 }
 
+/* Every string of 1 to 4 of ten bytes that JSON text mixes (quotes,
+ * escapes, separators): 11,110 tokens, most beginning with a byte a string
+ * takes, enough for the survivors' pass (classify.c). */
+static pd_vocab *pdt__dense_vocab(void) {
+  static const char alphabet[] = "ab\"\\u0:, }";
+  enum { A = sizeof alphabet - 1, N = A + A * A + A * A * A + A * A * A * A };
+  static char text[N][5];
+  static const char *strs[N];
+  size_t n = 0;
+  for (size_t len = 1; len <= 4; len++) {
+    size_t count = 1;
+    for (size_t i = 0; i < len; i++) count *= A;
+    for (size_t x = 0; x < count; x++, n++) {
+      for (size_t i = 0, y = x; i < len; i++, y /= A) text[n][i] = alphabet[y % A];
+      text[n][len] = 0;
+      strs[n] = text[n];
+    }
+  }
+  return pdt__strings_vocab(strs, n);
+}
+
+/* The survivors' pass: a state that loops over most bytes (a string's
+ * interior, the any* before a search's pattern) takes the tokens its own
+ * automaton keeps alive as accepted and walks only the others through the
+ * Earley rows (a quote, an escape, what follows the string). */
+static void test_fill_survivors(void **state) {
+  (void)state;
+  static const char *const schemas[] = {
+      /* patterns too long to copy into the string's rule: searched from a
+       * rule of their own (regex.c), beside the loop */
+      "{\"type\":\"string\",\"pattern\":\"a[ab]{70}\"}",
+      "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"pattern\":\"(ab|ba){40}\"}}",
+      "{\"additionalProperties\":{\"type\":\"string\",\"pattern\":\"b{70}:\"}}",
+      "{\"type\":\"array\",\"items\":{\"type\":\"string\"}}",
+  };
+  pd_vocab *v = pdt__dense_vocab();
+  pdt_diff d = {0};
+  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++)
+    pdt__check_as(v, schemas[i], true, false, 6, 30, &d);
+  printf("survivors: %zu masks compared, %zu differences\n", d.masks, d.differences);
+  assert_true(d.masks > 300);
+  assert_int_equal(d.differences, 0);
+  pd_vocab_free(v);
+}
+
 /* A vocabulary of concatenated pieces (seeded): many tokens end with the same
  * rest after different prefixes, the case of the candidate walk's suffix memo
  * (masks/suffix.h), which may share a verdict only when the rows a rest starts
@@ -761,6 +806,7 @@ int main(void) {
       cmocka_unit_test(test_fill_small),
       cmocka_unit_test(test_fill_schema),
       cmocka_unit_test(test_fill_shared_pairs),
+      cmocka_unit_test(test_fill_survivors),
       cmocka_unit_test(test_fill_cache_option),
       cmocka_unit_test(test_fill_long_repeats),
       cmocka_unit_test(test_fill_kept_drops),
