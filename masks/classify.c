@@ -102,6 +102,7 @@ struct pd_classifier {
    * sets as bits (don_acc by id, don_cd by trie position), made when a large
    * subtree is copied (a small one looks its tokens up in the sets). */
   uint32_t donor, *dpath, *don_acc, *don_cd;
+  uint32_t *cand;            /* the survivors' pass: trie positions left to the Earley walk, zero between runs */
   uint32_t ddead;            /* dpath is UINT32_MAX from this depth on (past the stack: alive) */
   uint32_t dpatience;        /* steps left before a donor that was never met is dropped */
   uint8_t *dflags;
@@ -141,9 +142,10 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->dflags = pd__malloc(a, (size_t)c->trie.max_len + 1);
   k->don_acc = pd__malloc(a, w * sizeof *k->don_acc);
   k->don_cd = pd__malloc(a, (c->pu.n_words ? c->pu.n_words : 1) * sizeof *k->don_cd);
+  k->cand = pd__calloc(a, c->pu.n_words ? c->pu.n_words : 1, sizeof *k->cand);
   k->donor = UINT32_MAX;
   if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->dfa_row ||
-      !k->uf || !k->dpath || !k->dflags || !k->don_acc || !k->don_cd) {
+      !k->uf || !k->dpath || !k->dflags || !k->don_acc || !k->don_cd || !k->cand) {
     pd_classifier_free(k);
     return pd__nomem(err);
   }
@@ -172,6 +174,7 @@ void pd_classifier_free(pd_classifier *k) {
   pd__free(a, k->dflags);
   pd__free(a, k->don_acc);
   pd__free(a, k->don_cd);
+  pd__free(a, k->cand);
   pd_array_free(a, &k->touched);
   pd_array_free(a, &k->pairs);
   pd_array_free(a, &k->level);
@@ -491,7 +494,9 @@ static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n
   return PD_OK;
 }
 
-#define PD__SURVIVORS_MIN 4096u /* tokens of a seed's first bytes that take the survivors' pass */
+/* tokens of a seed's first bytes that take the survivors' pass, or an
+ * eighth of a smaller vocabulary (the tests' and the fuzz target's) */
+#define PD__SURVIVORS_MIN 4096u
 
 /* The survivors' pass: a token of the ranges whose bytes the seed's own
  * automaton takes to the end (its byte edges, no calls) leaves that item of
@@ -540,7 +545,8 @@ static bool pd__loops(pd_classifier *k, uint32_t s) {
     all += n;
     if (e[i].to == s) loop += n;
   }
-  return all >= PD__SURVIVORS_MIN && 2 * loop >= all;
+  uint32_t min = k->c->trie.n / 8 < PD__SURVIVORS_MIN ? k->c->trie.n / 8 : PD__SURVIVORS_MIN;
+  return all >= min && all && 2 * loop >= all;
 }
 
 /* The Earley walk of the candidates cand (trie positions; cleared). */
@@ -1091,8 +1097,8 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   if (st == PD_OK && dfa) {
     st = pd__walk_dfa(k, s, k->ranges, n_ranges, err);
   } else if (st == PD_OK && survivors) {
-    pd__survivors(k, s, k->ranges, n_ranges, k->don_cd);
-    st = pd__walk_cand(k, k->don_cd, err);
+    pd__survivors(k, s, k->ranges, n_ranges, k->cand);
+    st = pd__walk_cand(k, k->cand, err);
   } else if (st == PD_OK) {
     st = pd__walk(k, k->ranges, n_ranges, err);
   }
