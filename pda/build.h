@@ -20,6 +20,14 @@
 
 #define PD_NFA_EPS 3 /* NFA-only edge kind next to pd_pda_edge_kind */
 
+/* Subset states one rule, or one product of two expressions in it, may take
+ * before minimization. A search pattern such as "a" and then dozens of "."
+ * has an exponential automaton: it ran for a minute and a half up to the
+ * grammar's whole limit (fuzz_schema), and a oneOf of such patterns (each
+ * branch less the others, nfa_diff.c) for 50 s. The largest rule of all
+ * MaskBench schemas takes 24,192. */
+#define PD_PDA_RULE_MAX_STATES (1u << 18)
+
 typedef struct pd_nfa_edge {
   uint32_t from, to;
   uint8_t kind; /* pd_pda_edge_kind or PD_NFA_EPS */

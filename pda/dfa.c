@@ -197,17 +197,11 @@ static void pd__sub_free(pd__sub *u) {
   pd__free(u->a, u->mark);
 }
 
-/* Subset states one rule may take before minimization. A search pattern such
- * as "a" and then dozens of "." has an exponential automaton: it ran for a
- * minute and a half up to the grammar's whole limit (fuzz_schema). The
- * largest rule of all MaskBench schemas takes 24,192. */
-#define PD__RULE_MAX_STATES (1u << 18)
-
 pd_status pd_pda_dfa_build(pd_pda_builder *b, const pd_nfa *nfa, uint32_t rule, pd_error *err) {
   uint32_t start = (uint32_t)b->states.len;
   pd__sub u = {.nfa = nfa, .a = b->a, .s = {.a = b->a}};
   u.s.limit = b->max_states > start ? b->max_states - start : 0;
-  if (u.s.limit > PD__RULE_MAX_STATES) u.s.limit = PD__RULE_MAX_STATES;
+  if (u.s.limit > PD_PDA_RULE_MAX_STATES) u.s.limit = PD_PDA_RULE_MAX_STATES;
   u.mark = pd__calloc(b->a, nfa->n_states ? nfa->n_states : 1, sizeof *u.mark);
   pd_status s = u.mark ? PD_OK : pd__nomem(err);
   uint32_t id;

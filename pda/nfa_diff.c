@@ -248,6 +248,7 @@ static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, 
   if (!s) {
     p.n_x = x.n_states, p.n = x.n_states + y.n_states;
     p.s.limit = n->max_states > n->n_states ? n->max_states - n->n_states : 0;
+    if (p.s.limit > PD_PDA_RULE_MAX_STATES) p.s.limit = PD_PDA_RULE_MAX_STATES;
     p.mark = pd__calloc(n->a, p.n ? p.n : 1, sizeof *p.mark);
     if (!p.mark || !pd_array_push(n->a, &p.seed, x.start) ||
         !pd_array_push(n->a, &p.seed, p.n_x + y.start))
