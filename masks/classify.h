@@ -46,7 +46,9 @@ void pd_classifier_free(pd_classifier *k);
  * bytes, the seed's row is the donor's lone item with the same end flags, the
  * tokens under that prefix classify as the donor's do and are not walked (a
  * key-complement state past the first letter of a declared name is, one byte
- * later, the rest of any string). */
+ * later, the rest of any string). Without a donor, a state whose first bytes
+ * mostly loop back to it takes the tokens its own automaton keeps alive as
+ * accepted and walks only the others (classify.c, the survivors' pass). */
 /* The state most first bytes of s lead to, when s's walk is broad and that
  * state takes more than half of it; when that state only calls a rule, the
  * rule's start instead; else UINT32_MAX. Classified first, it is the donor of
