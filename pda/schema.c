@@ -2,6 +2,7 @@
  * (conjunctions, allOf / anyOf / oneOf / if / not, enum / const, type dispatch).
  * The model is described in schema_ctx.h. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1186,12 +1187,13 @@ static pd_status pd__docs(pd_sc *sc) {
   return PD_OK;
 }
 
-pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
-                          const pd_grammar_options *opts, pd_ir *ir, char **relaxed,
-                          pd_error *err) {
+static pd_status pd__to_ir(const char *json, size_t len, bool object_only,
+                           const pd_grammar_options *opts, size_t *any_order_rules, pd_ir *ir,
+                           char **relaxed, pd_error *err) {
   pd_sc sc;
   memset(&sc, 0, sizeof sc);
   pd__resolve(opts, &sc.opts);
+  sc.any_order_left = *any_order_rules;
   sc.ir = *ir;
   sc.err = err;
   sc.text = json;
@@ -1221,7 +1223,28 @@ pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
     sc.relaxed.data = NULL;
   }
   *ir = sc.ir;
+  *any_order_rules -= sc.any_order_left;
   pd__sc_free(&sc);
+  return st;
+}
+
+/* Objects in any order take 2^k rules each; where together they run the
+ * schema past max_rules (a Kubernetes schema of many objects of 10 to 12
+ * properties), the compile is tried again with their rules bounded by half of
+ * it, then with none, and the objects past the bound keep the declared order. */
+pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
+                          const pd_grammar_options *opts, pd_ir *ir, char **relaxed,
+                          pd_error *err) {
+  const pd_allocator *a = ir->alloc;
+  size_t budget = SIZE_MAX, used = budget;
+  pd_status st = pd__to_ir(json, len, object_only, opts, &used, ir, relaxed, err);
+  for (int tries = 0; st == PD_ERR_LIMIT && used && tries < 2; tries++) {
+    budget = tries ? 0 : (opts->max_rules ? opts->max_rules : PD_DEFAULT_MAX_RULES) / 2;
+    pd_ir_free(ir);
+    pd_ir_init(ir, a);
+    used = budget;
+    st = pd__to_ir(json, len, object_only, opts, &used, ir, relaxed, err);
+  }
   return st;
 }
 

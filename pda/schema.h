@@ -5,8 +5,8 @@
 #include "pda/ir.h"
 #include "pushdown.h"
 
-/* Compiles schema text json[0..len) into ir (initialized by the caller with its
- * allocator; the root rule is set on success). *relaxed receives what a lenient
+/* Compiles schema text json[0..len) into ir (empty, initialized by the caller
+ * with its allocator; the root rule is set on success). *relaxed receives what a lenient
  * compile dropped, one "keyword at /pointer" per line (NUL-terminated, allocated
  * with ir->alloc, owned by the caller; "" when nothing). json NULL = any JSON
  * value (object_only: any object). */

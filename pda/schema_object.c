@@ -558,13 +558,16 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
  *               | "" (when mask holds every required property and the count fits)
  * Up to 12 declared properties every one is tracked, so each appears at most
  * once, and the free members are the additional ones. Past that only the
- * required ones are tracked (at most 12; 13 and 14 took 0.1-0.3 s to compile,
- * 30 MaskBench schemas in any order): an optional declared property may
+ * required ones are tracked (at most 14: 2^14 states compile in 0.1-0.2 s,
+ * which MaskBench's schemas with 14 required properties pay; tracking every
+ * property of the 30 with 13 or 14 declared cost them as much, for the repeats
+ * of optional ones only): an optional declared property may
  * then repeat, as an additional key always may. A JSON parser keeps a
  * repeated key's last value, and every value written was checked against the
  * property's schema, so the parsed object is valid; only minProperties would
  * count the repeats, so the wide form needs it implied by the required ones. */
 #define PD__ANY_ORDER_MAX 12u
+#define PD__ANY_ORDER_REQUIRED_MAX 14u
 #define PD__MAX_PATTERNS 8u
 
 static uint32_t pd__popcount(uint32_t m) {
@@ -589,7 +592,7 @@ static uint32_t pd__anyo_ref(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t
  * property count, and every pass over the IR walks it once per rule. */
 static void pd__anyo_rule(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e) {
   pd_ir *ir = &o->sc->ir;
-  uint32_t n = pd__popcount(m) + e, alts[PD__ANY_ORDER_MAX + 2], k = 0;
+  uint32_t n = pd__popcount(m) + e, alts[PD__ANY_ORDER_REQUIRED_MAX + 2], k = 0;
   if ((m & a->req) == a->req && (pd__count_ok(o, n) || (e == a->cap && o->max == PD_IR_INF)))
     alts[k++] = pd_ir_empty(ir);
   if (a->frees)
@@ -608,16 +611,19 @@ static uint32_t pd__required_count(const pd__obj *o) {
 }
 
 /* Whether the object can take any order: its states are the subsets of its
- * tracked properties (every declared one, or past 12 the required ones, when
- * they imply minProperties); otherwise it keeps the declared order. */
+ * tracked properties (every declared one, or past 12 the required ones, at
+ * most 14, when they imply minProperties) and its rules fit what is left of
+ * max_rules and of the schema's budget for any order (schema.c); otherwise it
+ * keeps the declared order. */
 static bool pd__any_order_fits(const pd__obj *o, bool *wide) {
   size_t P = o->props.len, T = P;
   *wide = P > PD__ANY_ORDER_MAX;
   if (*wide) {
     T = pd__required_count(o);
-    if (T > PD__ANY_ORDER_MAX || o->min > T) return false;
+    if (T > PD__ANY_ORDER_REQUIRED_MAX || o->min > T) return false;
   }
-  return o->sc->ir.rules.len + ((size_t)1 << T) * (pd__cap(o) + 1) <= o->sc->opts.max_rules;
+  size_t n = ((size_t)1 << T) * (pd__cap(o) + 1);
+  return n <= o->sc->any_order_left && o->sc->ir.rules.len + n <= o->sc->opts.max_rules;
 }
 
 static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
@@ -655,6 +661,7 @@ static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
   a.sep = pd_sc_item_sep(sc, o->depth); /* first: it may add the whitespace rule */
   a.first = (uint32_t)ir->rules.len;
   size_t count = ((size_t)1 << a.T) * (a.cap + 1);
+  sc->any_order_left -= count;
   for (size_t k = 0; k < count && !st; k++) pd_ir_rule_fresh(ir, "oa");
   for (uint32_t m = 0; m < (1u << a.T) && !st && !ir->oom; m++)
     for (uint32_t e = 0; e <= a.cap; e++) pd__anyo_rule(o, &a, m, e);

@@ -421,22 +421,42 @@ static void test_objects(void **state) {
   snprintf(wide, sizeof wide, big, ",\"maxProperties\":3"); /* repeats count: stricter */
   if (!pdt_accepts_o(wide, &o, "{\"m\":2,\"c\":3,\"a\":1}")) fail_msg("wide: three");
   if (pdt_accepts_o(wide, &o, "{\"m\":2,\"c\":3,\"a\":1,\"d\":1}")) fail_msg("wide: four");
-  /* up to 12 required ones tracked (2^12 rules); 13 keep the declared order */
-  char req[1024], in[512], *w;
-  for (int n_req = 12; n_req <= 13; n_req++) {
-    w = req + sprintf(req, "{\"properties\":{");
-    for (int i = 0; i < 16; i++) w += sprintf(w, "%s\"%c\":{}", i ? "," : "", 'a' + i);
-    w += sprintf(w, "},\"required\":[");
-    for (int i = 0; i < n_req; i++) w += sprintf(w, "%s\"%c\"", i ? "," : "", 'a' + i);
-    sprintf(w, "]}");
-    w = in + sprintf(in, "{\"p\":0");
-    for (int i = n_req; i-- > 0;) w += sprintf(w, ",\"%c\":%d", 'a' + i, i);
-    sprintf(w, "}");
-    if (pdt_accepts_o(req, &o, in) != (n_req == 12)) fail_msg("%d required, reversed", n_req);
+  /* up to 14 required ones tracked (2^14 rules); 15 keep the declared order */
+  char req[1024], in[512];
+  for (int n_req = 14; n_req <= 15; n_req++) {
+    size_t r = (size_t)snprintf(req, sizeof req, "{\"properties\":{"), k;
+    for (int i = 0; i < 16; i++)
+      r += (size_t)snprintf(req + r, sizeof req - r, "%s\"%c\":{}", i ? "," : "", 'a' + i);
+    r += (size_t)snprintf(req + r, sizeof req - r, "},\"required\":[");
+    for (int i = 0; i < n_req; i++)
+      r += (size_t)snprintf(req + r, sizeof req - r, "%s\"%c\"", i ? "," : "", 'a' + i);
+    snprintf(req + r, sizeof req - r, "]}");
+    k = (size_t)snprintf(in, sizeof in, "{\"p\":0");
+    for (int i = n_req; i-- > 0;)
+      k += (size_t)snprintf(in + k, sizeof in - k, ",\"%c\":%d", 'a' + i, i);
+    snprintf(in + k, sizeof in - k, "}");
+    if (pdt_accepts_o(req, &o, in) != (n_req == 14)) fail_msg("%d required, reversed", n_req);
     size_t len = strlen(in); /* ...,"a":0} loses "a" */
     in[len - 7] = '}', in[len - 6] = 0;
     if (pdt_accepts_o(req, &o, in)) fail_msg("%d required, one missing", n_req);
   }
+  /* five objects of 12 properties want 5 * 2^12 rules, past max_rules: those
+   * past half of it keep the declared order rather than fail the compile */
+  char five[1024];
+  size_t at = (size_t)snprintf(five, sizeof five, "{\"properties\":{");
+  for (int k = 0; k < 5; k++) {
+    at += (size_t)snprintf(five + at, sizeof five - at, "%s\"p%d\":{\"properties\":{",
+                           k ? "," : "", k);
+    for (int i = 0; i < 12; i++)
+      at += (size_t)snprintf(five + at, sizeof five - at, "%s\"%c\":{}", i ? "," : "", 'a' + i);
+    at += (size_t)snprintf(five + at, sizeof five - at, "}}");
+  }
+  snprintf(five + at, sizeof five - at, "}}");
+  pd_grammar_options few = o;
+  few.max_rules = 20000;
+  if (!pdt_accepts_o(five, &few, "{\"p0\":{\"b\":1,\"a\":0}}")) fail_msg("first: any order");
+  if (pdt_accepts_o(five, &few, "{\"p4\":{\"b\":1,\"a\":0}}")) fail_msg("last: declared");
+  if (!pdt_accepts_o(five, &few, "{\"p4\":{\"a\":0,\"b\":1}}")) fail_msg("last: in order");
   /* minProperties past the required ones would count repeats: declared order */
   snprintf(wide, sizeof wide, big, ",\"minProperties\":3");
   if (!pdt_accepts_o(wide, &o, "{\"a\":1,\"c\":3,\"m\":2}")) fail_msg("wide: in order");
