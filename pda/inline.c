@@ -18,8 +18,9 @@
  * to is inlined (so it is not recursive), it has bounded length, and that
  * weight is at most PD_PDA_INLINE_RULE. Rounds of the fixed point are capped at
  * PD__INLINE_LEVELS, which bounds the work to that many passes over the IR.
- * Only the first n_own rules may be copied: the helper rules that repeat.c
- * adds after them are the counters of x{m,n}, and copying them would unroll it. */
+ * Rules flagged PD_IR_RULE_CALLED stay calls. Only the first n_own rules may
+ * be copied: the helper rules that repeat.c adds after them are the counters
+ * of x{m,n}, and copying them would unroll it. */
 #include "base/error.h"
 #include "build.h"
 
@@ -67,7 +68,9 @@ pd_status pd_pda_inline_plan(const pd_ir *w, size_t n_own, uint32_t **out, pd_er
     bool changed = false;
     for (size_t r = 0; r < n_own && r < n; r++) {
       uint32_t body = w->rules.data[r].body;
-      if (inl[r] != PD_IR_NONE || body == PD_IR_NONE) continue;
+      if (inl[r] != PD_IR_NONE || body == PD_IR_NONE ||
+          (w->rules.data[r].flags & PD_IR_RULE_CALLED))
+        continue;
       uint32_t x = pd__weight(w, inl, body, 0);
       if (x <= PD_PDA_INLINE_RULE) inl[r] = x, changed = true;
     }

@@ -71,7 +71,11 @@ enum {
    * minimization over MaskBench, for 28 us a member: a ninth of the time to
    * first mask; merging tails first cost another 2-4%, and saved a state per
    * character of a declared name (its raw and escaped spellings end apart). */
-  PD_IR_RULE_NO_MINIMIZE = 1u << 0
+  PD_IR_RULE_NO_MINIMIZE = 1u << 0,
+  /* Never copied into its callers (inline.c), however small: a character's
+   * escapes called from every position of a host name, where copies made each
+   * position a dozen states (schema_string.c). */
+  PD_IR_RULE_CALLED = 1u << 1
 };
 
 typedef struct pd_ir {

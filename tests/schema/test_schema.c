@@ -225,10 +225,12 @@ static void test_formats(void **state) {
       "\"a\"",     "\"www.example.com\"",
       "\"1host\"", "\"a--b.com\"",
       "\"A-9.b\"", "\"\\u0061b.com\"", /* an escaped letter is still a letter */
+      "\"a\\u002db\\u002Ec\"", "\"abc-\\u002D-d\"", /* so is a hyphen, a dot */
       "12",        "{}"};
   static const char *const host_bad[] = {
       "\"\"",     "\".\"",   "\".a\"",    "\"a.\"",     "\"a..b\"", "\"-a\"",          "\"a-\"",
-      "\"a-.b\"", "\"a_b\"", "\"xn--X\"", "\"ab--cd\"", "\"a\\n\"", "\"\xe2\x84\xaa\""};
+      "\"a-.b\"", "\"a_b\"", "\"xn--X\"", "\"ab--cd\"", "\"a\\n\"", "\"\xe2\x84\xaa\"",
+      "\"ab\\u002d\\u002dcd\"", "\"a\\u002d\\u002e\"", "\"a\\u005fb\""};
   for (size_t i = 0; i < sizeof host_ok / sizeof *host_ok; i++)
     if (!pdt_check(&h, host_ok[i])) fail_msg("hostname should accept %s", host_ok[i]);
   for (size_t i = 0; i < sizeof host_bad / sizeof *host_bad; i++)
