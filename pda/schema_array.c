@@ -2,6 +2,7 @@
  * items + additionalItems), minItems, maxItems, contains / minContains /
  * maxContains (counters; maxContains needs a negatable contains schema), and
  * uniqueItems where elements come from finite sets (or at most one element). */
+#include "base/bits.h"
 #include "base/error.h"
 #include "pda/schema_ctx.h"
 
@@ -171,12 +172,6 @@ static bool pd__unique_domains(pd_sc *sc, const pd_sc_conj *c, uint32_t max, uin
   return true;
 }
 
-static uint32_t pd__popcount32(uint32_t m) {
-  uint32_t n = 0;
-  for (; m; m &= m - 1) n++;
-  return n;
-}
-
 /* uniqueItems over finite element sets: the state is the set S of values
  * written (its size is the count, and picks the position's set):
  *   U(S) = "" (count fits) | sep v U(S + v)   for v in dom(|S|) \ S */
@@ -192,7 +187,7 @@ static pd_status pd__array_unique(pd_sc *sc, const pd_sc_conj *c, uint32_t depth
   uint32_t sep = pd_sc_item_sep(sc, depth), first = (uint32_t)ir->rules.len, full = 1u << nv;
   for (uint32_t S = 0; S < full; S++) pd_ir_rule_fresh(ir, "uq");
   for (uint32_t S = 0; S < full && !ir->oom; S++) {
-    uint32_t n = pd__popcount32(S), d = dom[n < k ? n : k];
+    uint32_t n = pd_popcount32(S), d = dom[n < k ? n : k];
     uint32_t acc =
         S && n >= min && (max == PD_IR_INF || n <= max) ? pd_ir_empty(ir) : pd_ir_nothing(ir);
     for (uint32_t v = 0; v < nv && (max == PD_IR_INF || n < max); v++) {

@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "base/bits.h"
 #include "base/error.h"
 #include "pda/regex.h"
 #include "pda/schema_ctx.h"
@@ -570,12 +571,6 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
 #define PD__ANY_ORDER_REQUIRED_MAX 14u
 #define PD__MAX_PATTERNS 8u
 
-static uint32_t pd__popcount(uint32_t m) {
-  uint32_t n = 0;
-  for (; m; m &= m - 1) n++;
-  return n;
-}
-
 typedef struct pd__anyo {
   uint32_t first, cap, req, T, free, sep;
   uint32_t *elems; /* of the tracked properties */
@@ -584,7 +579,7 @@ typedef struct pd__anyo {
 
 static uint32_t pd__anyo_ref(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e) {
   if (e > a->cap) e = a->cap;
-  if (o->max != PD_IR_INF && pd__popcount(m) + e > o->max) return pd_ir_nothing(&o->sc->ir);
+  if (o->max != PD_IR_INF && pd_popcount32(m) + e > o->max) return pd_ir_nothing(&o->sc->ir);
   return pd_ir_ref(&o->sc->ir, a->first + m * (a->cap + 1) + e);
 }
 
@@ -592,7 +587,7 @@ static uint32_t pd__anyo_ref(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t
  * property count, and every pass over the IR walks it once per rule. */
 static void pd__anyo_rule(pd__obj *o, const pd__anyo *a, uint32_t m, uint32_t e) {
   pd_ir *ir = &o->sc->ir;
-  uint32_t n = pd__popcount(m) + e, alts[PD__ANY_ORDER_REQUIRED_MAX + 2], k = 0;
+  uint32_t n = pd_popcount32(m) + e, alts[PD__ANY_ORDER_REQUIRED_MAX + 2], k = 0;
   if ((m & a->req) == a->req && (pd__count_ok(o, n) || (e == a->cap && o->max == PD_IR_INF)))
     alts[k++] = pd_ir_empty(ir);
   if (a->frees)
