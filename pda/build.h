@@ -54,6 +54,9 @@ typedef struct pd_nfa {
    * pattern through rules of its own); a cycle ends at the nesting bound */
   bool copy_all;
   bool keep_tails; /* no pd_pda_nfa_merge_tails: a rule flagged PD_IR_RULE_NO_MINIMIZE */
+  /* a product went past PD_PDA_RULE_MAX_STATES, which no inline plan moves
+   * (its operands are copied in whole): pda.c does not build the rule again */
+  bool capped;
 } pd_nfa;
 
 /* The automata of the whole grammar while they are built. */

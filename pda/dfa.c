@@ -44,8 +44,7 @@ static bool pd__closure(pd__sub *u) {
         return false;
     }
   }
-  pd_sets_sort_tail(&u->s, base);
-  return true;
+  return pd_sets_sort_tail(&u->s, base);
 }
 
 /* Interns the closure of u->seed; *id gets its DFA state (new or old). */

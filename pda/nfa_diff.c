@@ -49,6 +49,7 @@ typedef struct pd__prod {
   PD_ARRAY(uint32_t) stack, seed;
   PD_ARRAY(pd__tr) trs;
   PD_ARRAY(pd_nfa_edge) out; /* byte edges of the set being expanded, combined numbering */
+  PD_ARRAY(pd_nfa_edge) by_lo; /* out sorted by lo (counting sort) */
   uint32_t *mark, gen;
 } pd__prod;
 
@@ -84,8 +85,7 @@ static bool pd__closure(pd__prod *p) {
         return false;
     }
   }
-  pd_sets_sort_tail(&p->s, base);
-  return true;
+  return pd_sets_sort_tail(&p->s, base);
 }
 
 /* Whether pool[base ..) (sorted) holds state q. */
@@ -149,13 +149,15 @@ static pd_status pd__expand(pd__prod *p, uint32_t d, pd_error *err) {
     }
   }
   cut[4] |= 1;
-  pd_nfa_edge *o = p->out.data;
-  for (size_t i = 1; i < p->out.len; i++) { /* by lo, for the sweep below */
-    pd_nfa_edge v = o[i];
-    size_t j = i;
-    for (; j && o[j - 1].lo > v.lo; j--) o[j] = o[j - 1];
-    o[j] = v;
-  }
+  /* by lo, for the sweep below: a counting sort (an insertion sort of the
+   * hundreds of edges of a search's subsets was most of a product's time) */
+  uint32_t at[257] = {0};
+  for (size_t i = 0; i < p->out.len; i++) at[p->out.data[i].lo + 1]++;
+  for (int c = 0; c < 256; c++) at[c + 1] += at[c];
+  if (!pd_array_reserve(p->a, &p->by_lo, p->out.len)) return pd__nomem(err);
+  pd_nfa_edge *o = p->by_lo.data;
+  for (size_t i = 0; i < p->out.len; i++) o[at[p->out.data[i].lo]++] = p->out.data[i];
+  size_t n_out = p->out.len;
   size_t next = 0, n_active = 0; /* active: out[0 .. n_active) after compaction */
   for (int lo = 0; lo < 256;) {
     unsigned w = (unsigned)(lo + 1) / 64;
@@ -164,7 +166,7 @@ static pd_status pd__expand(pd__prod *p, uint32_t d, pd_error *err) {
     int hi = (int)(w * 64 + (unsigned)__builtin_ctzll(bits)) - 1;
     /* the edges that cover [lo, hi]: every edge boundary is a cut, so an edge
      * begun by lo and not ended before it covers the whole interval */
-    for (; next < p->out.len && o[next].lo <= lo; next++) {
+    for (; next < n_out && o[next].lo <= lo; next++) {
       pd_nfa_edge v = o[next];
       o[next] = o[n_active]; /* out[n_active .. next) are spent: swap it in */
       o[n_active++] = v;
@@ -261,6 +263,8 @@ static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, 
     s = pd__fail(err, PD_ERR_INTERNAL, "a counted unit matches the empty string");
   for (uint32_t d = 0; !s && d < p.s.sets.len; d++) s = pd__expand(&p, d, err);
   if (!s) s = pd__emit(&p, n, in, out, err);
+  if (s == PD_ERR_LIMIT && p.s.limit == PD_PDA_RULE_MAX_STATES && p.s.sets.len == p.s.limit)
+    n->capped = true;
   pd_pda_nfa_free(&x);
   pd_pda_nfa_free(&y);
   pd_sets_free(&p.s);
@@ -268,6 +272,7 @@ static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, 
   pd_array_free(n->a, &p.seed);
   pd_array_free(n->a, &p.trs);
   pd_array_free(n->a, &p.out);
+  pd_array_free(n->a, &p.by_lo);
   pd__free(n->a, p.mark);
   return s;
 }

@@ -359,9 +359,10 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own,
     size_t n_states = b->states.len, n_edges = b->edges.len;
     bool full = !(w->rules.data[r].flags & PD_IR_RULE_NO_MINIMIZE);
     nfa.keep_tails = !full;
+    nfa.capped = false;
     s = pd_pda_nfa_build(&nfa, w, body, err);
     if (!s) s = pd_pda_dfa_build(b, &nfa, r, err);
-    if (s == PD_ERR_LIMIT && nfa.inl) {
+    if (s == PD_ERR_LIMIT && nfa.inl && !nfa.capped) {
       /* the copies made the automaton too large: this rule calls instead */
       b->states.len = n_states, b->edges.len = n_edges;
       nfa.inl = NULL;

@@ -20,12 +20,13 @@ typedef struct pd_sets {
   uint32_t *table; /* open addressing: set index + 1; 0 = empty */
   size_t cap;
   uint32_t limit;  /* sets allowed: past it, PD_ERR_LIMIT */
+  PD_ARRAY(uint32_t) tmp; /* the sort's scratch */
 } pd_sets;
 
 /* Interns pool[base .. pool.len) (sorted): *id = its set. */
 pd_status pd_sets_intern(pd_sets *s, size_t base, uint32_t *id, pd_error *err);
-/* Sorts pool[base .. pool.len) (closures are a few states: insertion sort). */
-void pd_sets_sort_tail(pd_sets *s, size_t base);
+/* Sorts pool[base .. pool.len); false when out of memory. */
+bool pd_sets_sort_tail(pd_sets *s, size_t base);
 void pd_sets_free(pd_sets *s);
 
 #endif
