@@ -158,7 +158,7 @@ static pd_status pd__expand(pd__prod *p, uint32_t d, pd_error *err) {
   pd_nfa_edge *o = p->by_lo.data;
   for (size_t i = 0; i < p->out.len; i++) o[at[p->out.data[i].lo]++] = p->out.data[i];
   size_t n_out = p->out.len;
-  size_t next = 0, n_active = 0; /* active: out[0 .. n_active) after compaction */
+  size_t next = 0, n_active = 0; /* active: o[0 .. n_active) after compaction */
   for (int lo = 0; lo < 256;) {
     unsigned w = (unsigned)(lo + 1) / 64;
     uint64_t bits = cut[w] & (~0ull << ((unsigned)(lo + 1) % 64));
@@ -168,7 +168,7 @@ static pd_status pd__expand(pd__prod *p, uint32_t d, pd_error *err) {
      * begun by lo and not ended before it covers the whole interval */
     for (; next < n_out && o[next].lo <= lo; next++) {
       pd_nfa_edge v = o[next];
-      o[next] = o[n_active]; /* out[n_active .. next) are spent: swap it in */
+      o[next] = o[n_active]; /* o[n_active .. next) are spent: swap it in */
       o[n_active++] = v;
     }
     size_t k = 0;
@@ -263,8 +263,9 @@ static pd_status pd__product(pd_nfa *n, const pd_ir *w, uint32_t a, uint32_t b, 
     s = pd__fail(err, PD_ERR_INTERNAL, "a counted unit matches the empty string");
   for (uint32_t d = 0; !s && d < p.s.sets.len; d++) s = pd__expand(&p, d, err);
   if (!s) s = pd__emit(&p, n, in, out, err);
-  if (s == PD_ERR_LIMIT && p.s.limit == PD_PDA_RULE_MAX_STATES && p.s.sets.len == p.s.limit)
-    n->capped = true;
+  if (s == PD_ERR_LIMIT && (x.capped || y.capped || (p.s.limit == PD_PDA_RULE_MAX_STATES &&
+                                                     p.s.sets.len == p.s.limit)))
+    n->capped = true; /* an operand's product or this one */
   pd_pda_nfa_free(&x);
   pd_pda_nfa_free(&y);
   pd_sets_free(&p.s);
