@@ -263,8 +263,12 @@ pd_status pd_matcher_forced_bytes(const pd_matcher *m, uint8_t *buf, size_t cap,
                                   pd_error *err);
 
 /* Fill one bitmask row of n_words words (n_words >= ceil(width / 32)). Bit t is
- * set iff pd_matcher_accept_token(t) would succeed. *all_allowed (may be NULL)
- * reports an all-ones row (within the width). */
+ * set iff pd_matcher_accept_token(t) would succeed. The one exception is a
+ * token whose parse would pass max_items_per_row (a very ambiguous grammar):
+ * accepting it fails with PD_ERR_LIMIT and changes nothing, and its bit may
+ * be either (a class made beforehand says what the grammar takes; the parser
+ * cannot foresee its own bound). *all_allowed (may be NULL) reports an
+ * all-ones row (within the width). */
 pd_status pd_matcher_fill_bitmask(pd_matcher *m, uint32_t *words, size_t n_words,
                                   bool *all_allowed, pd_error *err);
 
