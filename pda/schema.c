@@ -1187,6 +1187,8 @@ static pd_status pd__docs(pd_sc *sc) {
   return PD_OK;
 }
 
+/* One compile into ir. *any_order_rules: the rules the objects in any order
+ * may take, on entry; the rules they took, on return. */
 static pd_status pd__to_ir(const char *json, size_t len, bool object_only,
                            const pd_grammar_options *opts, size_t *any_order_rules, pd_ir *ir,
                            char **relaxed, pd_error *err) {
@@ -1236,13 +1238,14 @@ pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
                           const pd_grammar_options *opts, pd_ir *ir, char **relaxed,
                           pd_error *err) {
   const pd_allocator *a = ir->alloc;
-  size_t budget = SIZE_MAX, used = budget;
+  size_t used = SIZE_MAX; /* no bound at first */
   pd_status st = pd__to_ir(json, len, object_only, opts, &used, ir, relaxed, err);
   for (int tries = 0; st == PD_ERR_LIMIT && used && tries < 2; tries++) {
-    budget = tries ? 0 : (opts->max_rules ? opts->max_rules : PD_DEFAULT_MAX_RULES) / 2;
+    pd_grammar_options r;
+    pd__resolve(opts, &r); /* opts may be NULL */
+    used = tries ? 0 : r.max_rules / 2;
     pd_ir_free(ir);
     pd_ir_init(ir, a);
-    used = budget;
     st = pd__to_ir(json, len, object_only, opts, &used, ir, relaxed, err);
   }
   return st;
