@@ -168,7 +168,7 @@ typedef struct pd_grammar_options {
   uint32_t max_states;         /* automaton states, default 4,000,000 (262,144 per rule) */
   uint32_t max_items_per_row;  /* Earley items in one row, default 1,000,000 */
   uint32_t max_depth;          /* schema / regex nesting depth, default 256 */
-  uint32_t max_repeat;         /* largest {m,n} bound, default 100,000 */
+  uint32_t max_repeat;         /* largest {m,n} bound, default 16,777,216 (2^24) */
   /* token classes of every automaton state at compile time; by default a state
    * is classified by the first mask that needs it (fast compiles, and the cost
    * of a new state lands once on that mask) */

@@ -11,7 +11,7 @@
 #include "pushdown.h"
 
 #define PD_GBNF_DEFAULT_DEPTH 256u     /* parentheses + stacked postfix operators */
-#define PD_GBNF_DEFAULT_REPEAT 100000u /* largest {m,n} bound */
+#define PD_GBNF_DEFAULT_REPEAT 16777216u /* largest {m,n} bound, as PD_DEFAULT_MAX_REPEAT */
 
 typedef struct pd_gbnf_options {
   const char *root;    /* the start rule; NULL = "root" */

@@ -16,7 +16,7 @@
 #define PD_DEFAULT_MAX_STATES 4000000u
 #define PD_DEFAULT_MAX_ITEMS_PER_ROW 1000000u
 #define PD_DEFAULT_MAX_DEPTH 256u
-#define PD_DEFAULT_MAX_REPEAT 100000u
+#define PD_DEFAULT_MAX_REPEAT 16777216u /* 2^24: bounds met in real schemas (maxLength 1,000,000) */
 
 struct pd_grammar {
   const pd_allocator *alloc;

@@ -63,7 +63,7 @@
  * always has B/2 copies of room, and the tokens that close the string meet the
  * partial block in the caller's own automaton. The union is ambiguous (a
  * length >= B/2 has a parse in each phase), which the Earley matcher takes in
- * its stride. Bounds above options.max_repeat (default 100,000) are
+ * its stride. Bounds above options.max_repeat (default 2^24) are
  * refused with PD_ERR_LIMIT.
  */
 #ifndef PD_PDA_PDA_H

@@ -1082,7 +1082,7 @@ pd_status pd_regex_to_ir_len(pd_ir *ir, const char *pattern, size_t len,
   if (target && !target->char_class)
     return pd__fail(err, PD_ERR_ARG, "regex: target without char_class");
   pd__rx rx = {.ir = ir, .s = pattern ? pattern : "", .len = len, .target = target, .err = err};
-  rx.max_repeat = opts && opts->max_repeat ? opts->max_repeat : 100000;
+  rx.max_repeat = opts && opts->max_repeat ? opts->max_repeat : PD_DEFAULT_MAX_REPEAT;
   rx.max_depth = opts && opts->max_depth ? opts->max_depth : 256;
   pd__lang l;
   if (pd__disjunction(&rx, &l) && !pd__at_end(&rx))
