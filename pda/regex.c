@@ -11,6 +11,15 @@
  * and any* part[0] any* | part[2] any* | any* part[1] | part[3] for a search.
  * A sub-pattern without anchors has only part[0], so the common case costs
  * nothing.
+ *
+ * Lookarounds are assertions on the whole input around a position, so they
+ * are exact where that input is known: as terms of the pattern's top-level
+ * alternatives (not inside a group or a repeat), lookbehinds before
+ * lookaheads. A lookahead (?=X) cuts the rest of the input from its position
+ * to X any*, (?!X) takes X any* away from it; a lookbehind cuts the input up
+ * to its position to any* X. An alternative with lookarounds is written as
+ * such products (PD_IR_AND, PD_IR_DIFF) over the whole input and joins the
+ * pattern's other alternatives after assembly (see pd__look_alternative).
  */
 #include "regex.h"
 
@@ -40,6 +49,8 @@ typedef struct pd__rx {
   PD_ARRAY(uint32_t) pairs; /* the class being parsed */
   PD_ARRAY(uint32_t) norm;  /* its normalized form */
   PD_ARRAY(uint32_t) chars; /* nodes that stand for exactly one character */
+  bool search;              /* the pattern is a search (for lookarounds) */
+  PD_ARRAY(uint32_t) whole; /* top-level alternatives with lookarounds, over the whole input */
 } pd__rx;
 
 /* --------------------------------------------------------------- errors */
@@ -594,7 +605,7 @@ static bool pd__is_id_char(int c, bool first) {
 }
 
 /* GroupSpecifier :: '?' ( ':' | '<' GroupName '>' )   (rx->pos after '(';
- * lookarounds are refused here) */
+ * lookarounds reach here only inside a group: refused) */
 static bool pd__group_specifier(pd__rx *rx, size_t open) {
   if (pd__peek(rx) != '?') return true;
   int k = pd__peek_at(rx, 1);
@@ -602,10 +613,10 @@ static bool pd__group_specifier(pd__rx *rx, size_t open) {
     rx->pos += 2;
     return true;
   }
-  if (k == '=' || k == '!') return pd__unsupported(rx, open, "lookahead");
+  if (k == '=' || k == '!') return pd__unsupported(rx, open, "lookahead inside a group");
   if (k != '<') return pd__err(rx, PD_ERR_SYNTAX, open, "unknown group kind");
   int l = pd__peek_at(rx, 2);
-  if (l == '=' || l == '!') return pd__unsupported(rx, open, "lookbehind");
+  if (l == '=' || l == '!') return pd__unsupported(rx, open, "lookbehind inside a group");
   rx->pos += 2;
   size_t start = rx->pos;
   while (pd__peek(rx) != '>' && pd__is_id_char(pd__peek(rx), rx->pos == start)) rx->pos++;
@@ -729,12 +740,21 @@ static bool pd__term(pd__rx *rx, pd__lang *out) {
   return rx->st == PD_OK;
 }
 
-/* Alternative :: Term*   (anchor-free terms gather in one flat sequence) */
-static bool pd__alternative(pd__rx *rx, pd__lang *out) {
+/* Whether a lookaround the pattern can make exact starts here: one among
+ * the terms of a top-level alternative. */
+static bool pd__at_look(const pd__rx *rx) {
+  if (rx->depth || pd__peek(rx) != '(' || pd__peek_at(rx, 1) != '?') return false;
+  int k = pd__peek_at(rx, 2), l = pd__peek_at(rx, 3);
+  return k == '=' || k == '!' || (k == '<' && (l == '=' || l == '!'));
+}
+
+/* Term* up to the end of the alternative or a lookaround (anchor-free terms
+ * gather in one flat sequence). */
+static bool pd__segment(pd__rx *rx, pd__lang *out) {
   PD_ARRAY(uint32_t) plain = {0};
   bool plain_void = false, plain_nullable = true, ok = true;
   pd__lang acc = pd__plain(pd_ir_empty(rx->ir), true);
-  while (ok && !pd__at_end(rx) && pd__peek(rx) != '|' && pd__peek(rx) != ')') {
+  while (ok && !pd__at_end(rx) && pd__peek(rx) != '|' && pd__peek(rx) != ')' && !pd__at_look(rx)) {
     pd__lang t;
     ok = pd__term(rx, &t);
     if (!ok) break;
@@ -760,6 +780,127 @@ static bool pd__alternative(pd__rx *rx, pd__lang *out) {
     *out = pd__concat(rx->ir, acc, run);
   }
   pd_array_free(rx->ir->alloc, &plain);
+  return ok;
+}
+
+typedef struct pd__look {
+  uint32_t node; /* X, anchor-free; PD__VOID when it matches nothing */
+  bool behind, negative;
+  size_t at;
+} pd__look;
+
+/* (?=X) (?!X) (?<=X) (?<!X) at rx->pos. */
+static bool pd__look_parse(pd__rx *rx, pd__look *lk) {
+  size_t open = rx->pos, at;
+  lk->at = open;
+  lk->behind = pd__peek_at(rx, 2) == '<';
+  lk->negative = pd__peek_at(rx, lk->behind ? 3 : 2) == '!';
+  rx->pos += lk->behind ? 4 : 3;
+  rx->depth++; /* a lookaround inside is one inside a group */
+  pd__lang x;
+  if (!pd__disjunction(rx, &x)) return false;
+  rx->depth--;
+  if (pd__peek(rx) != ')') return pd__err(rx, PD_ERR_SYNTAX, open, "unterminated group");
+  at = ++rx->pos;
+  bool q;
+  uint32_t min, max;
+  if (!pd__quantifier(rx, &q, &min, &max)) return false;
+  if (q) return pd__unsupported(rx, at, "a repeated lookaround");
+  if (pd__anchored(&x)) return pd__unsupported(rx, open, "an anchor inside a lookaround");
+  lk->node = x.part[0];
+  return true;
+}
+
+static uint32_t pd__any_star(pd__rx *rx);
+
+/* a then b, either PD__VOID (no string) making the whole so. */
+static uint32_t pd__then(pd_ir *ir, uint32_t a, uint32_t b) {
+  return a == PD__VOID || b == PD__VOID ? PD__VOID : pd__seq2(ir, a, b);
+}
+
+static uint32_t pd__or(pd_ir *ir, uint32_t a, uint32_t b) {
+  return a == PD__VOID ? b : b == PD__VOID ? a : pd_ir_alt2(ir, a, b);
+}
+
+/* The input, in, narrowed by lookaround lk: to the strings that end (behind)
+ * or start (ahead) with a match of X, or the others when negative. The
+ * product is a rule of its own: beside a search's any* the caller's
+ * automaton would otherwise determinize any* and the product together. */
+static uint32_t pd__narrow(pd__rx *rx, uint32_t in, const pd__look *lk) {
+  pd_ir *ir = rx->ir;
+  if (in == PD__VOID || lk->node == PD__VOID) return lk->negative ? in : PD__VOID;
+  uint32_t any = pd__any_star(rx);
+  uint32_t with = lk->behind ? pd__seq2(ir, any, lk->node) : pd__seq2(ir, lk->node, any);
+  return pd__share(ir, lk->negative ? pd_ir_diff(ir, in, with) : pd_ir_and(ir, in, with));
+}
+
+/* An alternative S0 L1 S1 .. Ln Sn with lookarounds Li, as the whole inputs
+ * it matches: lookbehinds first (each narrows the input so far), then
+ * lookaheads (each narrows the rest of the input, built from the end). A `^`
+ * may stand only in S0 and a `$` only in Sn; a search lets any characters
+ * precede S0 and follow Sn unless those anchor them. */
+static uint32_t pd__look_whole(pd__rx *rx, const pd__lang *seg, const pd__look *look, size_t n) {
+  pd_ir *ir = rx->ir;
+  size_t a = 0;
+  while (a < n && look[a].behind) a++;
+  for (size_t i = a; i < n; i++)
+    if (look[i].behind) {
+      pd__unsupported(rx, look[i].at, "a lookbehind after a lookahead");
+      return PD__VOID;
+    }
+  for (size_t i = 0; i <= n; i++) {
+    const pd__lang *s = &seg[i];
+    bool caret = s->part[2] != PD__VOID || s->part[3] != PD__VOID;
+    bool dollar = s->part[1] != PD__VOID || s->part[3] != PD__VOID;
+    if ((caret && i > 0) || (dollar && i < n)) {
+      pd__unsupported(rx, look[i ? i - 1 : 0].at, "an anchor on the far side of a lookaround");
+      return PD__VOID;
+    }
+  }
+  uint32_t head = PD__VOID, tail = PD__VOID;
+  for (int k = 0; k <= 2; k += 2) /* S0, anchored at the input's start or after any* */
+    if (seg[0].part[k] != PD__VOID)
+      head = pd__or(ir, head, pd__seq2(ir, rx->search && !k ? pd__any_star(rx) : pd_ir_empty(ir),
+                                       seg[0].part[k]));
+  for (int k = 0; k <= 1; k++) /* Sn, anchored at the input's end or before any* */
+    if (seg[n].part[k] != PD__VOID)
+      tail = pd__or(ir, tail, pd__seq2(ir, seg[n].part[k],
+                                       rx->search && !k ? pd__any_star(rx) : pd_ir_empty(ir)));
+  uint32_t in = head;
+  for (size_t i = 0; i < a; i++)
+    in = pd__then(ir, pd__narrow(rx, in, &look[i]), i + 1 < n ? seg[i + 1].part[0] : tail);
+  if (a == n) return in;
+  uint32_t rest = tail;
+  for (size_t i = n; i-- > a;) {
+    rest = pd__narrow(rx, rest, &look[i]);
+    if (i > a) rest = pd__then(ir, seg[i].part[0], rest);
+  }
+  return pd__then(ir, in, rest);
+}
+
+/* Alternative :: Term*   (one with top-level lookarounds goes to rx->whole,
+ * and its own language is then none) */
+static bool pd__alternative(pd__rx *rx, pd__lang *out) {
+  if (!pd__segment(rx, out)) return false;
+  if (!pd__at_look(rx)) return true;
+  PD_ARRAY(pd__lang) seg = {0};
+  PD_ARRAY(pd__look) look = {0};
+  const pd_allocator *al = rx->ir->alloc;
+  bool ok = pd_array_push(al, &seg, *out);
+  while (ok && pd__at_look(rx)) {
+    pd__look lk;
+    pd__lang s;
+    ok = pd__look_parse(rx, &lk) && pd__segment(rx, &s);
+    if (ok && (!pd_array_push(al, &look, lk) || !pd_array_push(al, &seg, s)))
+      ok = pd__err(rx, PD_ERR_NOMEM, rx->pos, "out of memory");
+  }
+  uint32_t whole = ok ? pd__look_whole(rx, seg.data, look.data, look.len) : PD__VOID;
+  ok = ok && rx->st == PD_OK;
+  if (ok && whole != PD__VOID && !pd_array_push(al, &rx->whole, whole))
+    ok = pd__err(rx, PD_ERR_NOMEM, rx->pos, "out of memory");
+  pd_array_free(al, &seg);
+  pd_array_free(al, &look);
+  *out = pd__void();
   return ok;
 }
 
@@ -979,9 +1120,14 @@ static pd__span pd__span_of(pd__cutter *c, uint32_t node) {
       uint64_t hi = n->n == PD_IR_INF ? (b.hi ? PD__LEN_INF : 0) : pd__sat_mul(b.hi, n->n);
       return (pd__span){pd__sat_mul(b.lo, n->off), hi, false};
     }
-    case PD_IR_TOKEN:
-    case PD_IR_DIFF:
-    case PD_IR_AND: break;
+    case PD_IR_DIFF: return pd__span_of(c, n->a); /* within a's (a lookaround) */
+    case PD_IR_AND: {
+      uint32_t b = n->off;
+      pd__span x = pd__span_of(c, n->a), y = pd__span_of(c, b);
+      if (x.none || y.none) return x.none ? x : y;
+      return (pd__span){x.lo > y.lo ? x.lo : y.lo, x.hi < y.hi ? x.hi : y.hi, false};
+    }
+    case PD_IR_TOKEN: break;
   }
   return (pd__span){0, PD__LEN_INF, false};
 }
@@ -1043,6 +1189,12 @@ static uint32_t pd__cut(pd__cutter *c, uint32_t node, uint64_t min, uint64_t max
   if (n && n->kind == PD_IR_REF) return pd__cut(c, c->ir->rules.data[n->a].body, min, max);
   if (n && n->kind == PD_IR_SEQ) return pd__cut_seq(c, n, min, max);
   if (n && n->kind == PD_IR_REPEAT) return pd__cut_repeat(c, n, min, max);
+  if (n && (n->kind == PD_IR_AND || n->kind == PD_IR_DIFF) && !n->n) { /* (a & b) cut = a cut & b */
+    bool diff = n->kind == PD_IR_DIFF;
+    uint32_t b = n->off, a = pd__cut(c, n->a, min, max);
+    if (c->fail || a == PD_IR_NONE) return PD_IR_NONE;
+    return diff ? pd_ir_diff(c->ir, a, b) : pd_ir_and(c->ir, a, b);
+  }
   if (n && n->kind == PD_IR_ALT) {
     uint32_t out = PD_IR_NONE, off = n->off, count = n->n;
     for (uint32_t i = 0; i < count && !c->fail; i++) {
@@ -1081,17 +1233,24 @@ pd_status pd_regex_to_ir_len(pd_ir *ir, const char *pattern, size_t len,
   if (!ir || !node || (!pattern && len)) return pd__fail(err, PD_ERR_ARG, "regex: NULL argument");
   if (target && !target->char_class)
     return pd__fail(err, PD_ERR_ARG, "regex: target without char_class");
-  pd__rx rx = {.ir = ir, .s = pattern ? pattern : "", .len = len, .target = target, .err = err};
+  pd__rx rx = {.ir = ir, .s = pattern ? pattern : "", .len = len, .target = target, .err = err,
+               .search = search};
   rx.max_repeat = opts && opts->max_repeat ? opts->max_repeat : PD_DEFAULT_MAX_REPEAT;
   rx.max_depth = opts && opts->max_depth ? opts->max_depth : 256;
   pd__lang l;
   if (pd__disjunction(&rx, &l) && !pd__at_end(&rx))
     pd__err(&rx, PD_ERR_SYNTAX, rx.pos, "unmatched )");
-  uint32_t result = rx.st == PD_OK ? pd__assemble(&rx, &l, search) : PD_IR_NONE;
+  uint32_t result = PD_IR_NONE;
+  if (rx.st == PD_OK) {
+    bool none = l.nullable == 0 && !pd__anchored(&l) && l.part[0] == PD__VOID;
+    result = none && rx.whole.len ? PD__VOID : pd__assemble(&rx, &l, search);
+    for (size_t i = 0; i < rx.whole.len; i++) result = pd__or(ir, result, rx.whole.data[i]);
+  }
   if (rx.st == PD_OK && result != PD_IR_NONE) pd__cut_length(&rx, &result, min_len, max_len);
   pd_array_free(ir->alloc, &rx.pairs);
   pd_array_free(ir->alloc, &rx.norm);
   pd_array_free(ir->alloc, &rx.chars);
+  pd_array_free(ir->alloc, &rx.whole);
   if (rx.st == PD_OK && (ir->oom || result == PD_IR_NONE)) rx.st = pd__nomem(err);
   if (rx.st == PD_ERR_NOMEM) ir->oom = true;
   if (rx.st == PD_OK) *node = result;
@@ -1150,7 +1309,7 @@ typedef struct pd__nfa {
   PD_ARRAY(pd__nedge) edges;
   PD_ARRAY(uint32_t) tag; /* per state: pattern bits accepting there */
   uint32_t *first;        /* after indexing: edges of state s at [first[s], first[s+1]) */
-  bool oom, big;
+  bool oom, big, look;    /* look: a lookaround's product, which this automaton cannot follow */
 } pd__nfa;
 
 static uint32_t pd__nstate(pd__nfa *n) {
@@ -1236,12 +1395,13 @@ static uint32_t pd__nbuild(pd__nfa *n, uint32_t node, uint32_t in, int depth) {
     }
     case PD_IR_REPEAT:
       return pd__nrepeat(n, nd, in, depth + 1);
-    case PD_IR_TOKEN:
     case PD_IR_DIFF:
     case PD_IR_AND:
+      n->look = true;
       break;
+    case PD_IR_TOKEN: break;
   }
-  n->big = true; /* not produced by the regex front end */
+  n->big = true; /* a product, or not produced by the regex front end */
   return in;
 }
 
@@ -1401,6 +1561,8 @@ static pd_status pd__nfa_all(pd__nfa *n, pd_ir *ir, const char *const *pats, con
     if (!n->oom && !n->big) n->tag.data[fin] |= PD_REGEX_DFA_NAME;
   }
   if (n->oom || ir->oom) return pd__nomem(err);
+  if (n->look)
+    return pd__fail(err, PD_ERR_UNSUPPORTED, "regex: a lookaround in a pattern of property names");
   if (n->big) return pd__fail(err, PD_ERR_LIMIT, "pattern automaton over %u states", PD__NFA_MAX);
   return PD_OK;
 }

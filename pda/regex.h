@@ -16,10 +16,13 @@
  *   negation and escapes, `.`, \d \D \w \W \s \S, \xHH \uXXXX \u{X..} (two \u
  *   escapes forming a surrogate pair are one code point), \cX, \0, \f\n\r\t\v,
  *   quantifiers * + ? {m} {m,} {m,n} and their lazy forms (same language),
- *   and `^ $` anywhere (also inside alternatives and repeats).
+ *   `^ $` anywhere (also inside alternatives and repeats), and lookarounds
+ *   (?=X) (?!X) (?<=X) (?<!X) as terms of a top-level alternative, lookbehinds
+ *   before lookaheads, with `^` only before the first and `$` only after the
+ *   last (each is a product automaton over the whole input).
  * Errors: PD_ERR_SYNTAX (with the byte offset) for malformed patterns;
  * PD_ERR_UNSUPPORTED naming the construct and its offset for backreferences,
- * lookarounds, word boundaries and \p{..}; PD_ERR_LIMIT when a bound exceeds
+ * other lookarounds, word boundaries and \p{..}; PD_ERR_LIMIT when a bound exceeds
  * opts->max_repeat or groups nest deeper than opts->max_depth.
  */
 #ifndef PD_PDA_REGEX_H

@@ -13,6 +13,11 @@ whole string matches (re.fullmatch) and search = 1 when the pattern matches
 somewhere in it (re.search, JSON Schema's semantics).
 
 Usage: python3 gen_random_cases.py 1200 > random_cases.tsv   (fixed seed)
+       python3 gen_random_cases.py --look 400 > look_cases.tsv
+The second form writes patterns with lookarounds where pushdown makes them
+exact: terms of a top-level alternative, lookbehinds (fixed width, as re
+needs) before lookaheads, `^` only before the first and `$` only after the
+last.
 """
 import random
 import re
@@ -95,11 +100,60 @@ def strings_for(sampler):
     return sorted(s for s in out if len(s) <= 12)
 
 
+def plain(depth):
+    """gen() without anchors."""
+    while True:
+        text, sampler = gen(depth)
+        if "^" not in text and "$" not in text:
+            return text, sampler
+
+
+def fixed_width():
+    """A lookbehind's body: one to three atoms (re takes fixed widths only)."""
+    atoms = [rng.choice(ATOMS) for _ in range(rng.randint(1, 3))]
+    return "".join(atoms), lambda: "".join(sample_atom(a) for a in atoms)
+
+
+def look_alternative():
+    """S0 (?<=X).. (?=Y).. Sn: segments may be empty; returns text, sampler."""
+    n_behind, n_ahead = rng.randint(0, 2), rng.randint(0, 2)
+    if n_behind + n_ahead == 0:
+        n_ahead = 1
+    parts, samplers = [], []
+    if rng.random() < 0.3:
+        parts.append("^")
+    for i in range(n_behind + n_ahead + 1):
+        if rng.random() < 0.7:
+            t, f = plain(1)
+            parts.append("(?:" + t + ")")
+            samplers.append(f)
+        if i < n_behind:
+            body, f = fixed_width()
+            parts.append(rng.choice(["(?<=", "(?<!"]) + body + ")")
+        elif i < n_behind + n_ahead:
+            body, f = plain(1)
+            parts.append(rng.choice(["(?=", "(?!"]) + body + ")")
+            if rng.random() < 0.5:
+                samplers.append(f)
+    if rng.random() < 0.3:
+        parts.append("$")
+    return "".join(parts), lambda: "".join(f() for f in samplers)
+
+
+def look_pattern():
+    alts = [look_alternative()]
+    if rng.random() < 0.3:
+        alts.append(plain(1))
+    return "|".join(a[0] for a in alts), lambda: rng.choice(alts)[1]()
+
+
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 600
+    look = len(sys.argv) > 1 and sys.argv[1] == "--look"
+    args = sys.argv[2:] if look else sys.argv[1:]
+    n = int(args[0]) if args else 600
     written = 0
     while written < n:
-        text, sampler = gen(0)
+        text, sampler = look_pattern() if look else gen(0)
         try:
             rx = re.compile(text)
         except re.error:

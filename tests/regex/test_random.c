@@ -33,12 +33,10 @@ static bool split_line(char *line, tsv_line *out) {
   return true;
 }
 
-static void test_python_verdicts(void **state) {
-  (void)state;
+/* Every line of a file of Python's verdicts (gen_random_cases.py). */
+static void check_python_file(const char *path, const char *what) {
   size_t len;
-  /* PDT_REGEX_CASES: a bigger file from gen_random_cases.py, for a long run */
-  const char *path = getenv("PDT_REGEX_CASES");
-  char *data = pdt_read_file(path ? path : PDT_REGEX_DIR "/random_cases.tsv", &len);
+  char *data = pdt_read_file(path, &len);
   assert_non_null(data);
   char last[512] = "";
   pdt_regex *r = NULL;
@@ -70,11 +68,25 @@ static void test_python_verdicts(void **state) {
   pdt_regex_free(r);
   free(data);
   printf(
-      "python re differential: %ld patterns, %ld strings x 2 verdicts, %ld differ, "
+      "python re differential%s: %ld patterns, %ld strings x 2 verdicts, %ld differ, "
       "%ld patterns also through the matcher\n",
-      patterns, lines, wrong, via_matcher);
+      what, patterns, lines, wrong, via_matcher);
   assert_true(lines > 1000);
   assert_int_equal(wrong, 0);
+}
+
+static void test_python_verdicts(void **state) {
+  (void)state;
+  /* PDT_REGEX_CASES: a bigger file from gen_random_cases.py, for a long run */
+  const char *path = getenv("PDT_REGEX_CASES");
+  check_python_file(path ? path : PDT_REGEX_DIR "/random_cases.tsv", "");
+}
+
+/* Top-level lookarounds (gen_random_cases.py --look), exact as products. */
+static void test_python_lookarounds(void **state) {
+  (void)state;
+  const char *path = getenv("PDT_REGEX_LOOK_CASES");
+  check_python_file(path ? path : PDT_REGEX_DIR "/look_cases.tsv", ", lookarounds");
 }
 
 /* Decodes hex in place (the node file's fields); returns the byte length. */
@@ -138,6 +150,7 @@ static void test_node_verdicts(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_python_verdicts),
+      cmocka_unit_test(test_python_lookarounds),
       cmocka_unit_test(test_node_verdicts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,6 +39,8 @@ KEYS = ["a", "b", "c", "foo", "é"]
 WIDE_KEYS = KEYS + ["k%d" % i for i in range(9)]
 ANY_ORDER = bool(os.environ.get("PD_DIFF_ANY_ORDER"))
 PATTERNS = ["^a", "b$", "^[a-c]*$", "o+", "^.{2}$", "\\d"]
+# a string's pattern may also hold top-level lookarounds (Python's re has them too)
+STRING_PATTERNS = PATTERNS + ["^(?!a)", "o(?!o)", "(?<=b)a", "^(?=.*o)[a-o]{1,3}$", "(?<!a)b$"]
 
 
 def rnd_value(r, depth=0):
@@ -81,7 +83,7 @@ def rnd_schema(r, depth=0, defs=None):
         if r.random() < 0.5:
             s["maxLength"] = r.randrange(1, 4)
         if r.random() < 0.3:  # with lengths too: the pattern and a count of characters
-            s["pattern"] = r.choice(PATTERNS)
+            s["pattern"] = r.choice(STRING_PATTERNS)
         if r.random() < 0.15:  # values checked against the sibling keywords
             s["enum"] = r.sample(STRS, r.randrange(1, 4))
         return s
