@@ -17,7 +17,8 @@
  * alternatives (not inside a group or a repeat), lookbehinds before
  * lookaheads. A lookahead (?=X) cuts the rest of the input from its position
  * to X any*, (?!X) takes X any* away from it; a lookbehind cuts the input up
- * to its position to any* X. An alternative with lookarounds is written as
+ * to its position to any* X. A `$` in a lookahead's X (a `^` in a
+ * lookbehind's) makes that match the whole rest (the whole input so far). An alternative with lookarounds is written as
  * such products (PD_IR_AND, PD_IR_DIFF) over the whole input and joins the
  * pattern's other alternatives after assembly (see pd__look_alternative).
  */
@@ -784,7 +785,8 @@ static bool pd__segment(pd__rx *rx, pd__lang *out) {
 }
 
 typedef struct pd__look {
-  uint32_t node; /* X, anchor-free; PD__VOID when it matches nothing */
+  uint32_t node; /* X's matches without an anchor; PD__VOID: none */
+  uint32_t edge; /* X's matches with a `$` (ahead) or a `^` (behind): at the input's end */
   bool behind, negative;
   size_t at;
 } pd__look;
@@ -806,8 +808,10 @@ static bool pd__look_parse(pd__rx *rx, pd__look *lk) {
   uint32_t min, max;
   if (!pd__quantifier(rx, &q, &min, &max)) return false;
   if (q) return pd__unsupported(rx, at, "a repeated lookaround");
-  if (pd__anchored(&x)) return pd__unsupported(rx, open, "an anchor inside a lookaround");
+  if (x.part[3] != PD__VOID || x.part[lk->behind ? 1 : 2] != PD__VOID)
+    return pd__unsupported(rx, open, lk->behind ? "a `$` inside a lookbehind" : "a `^` inside a lookahead");
   lk->node = x.part[0];
+  lk->edge = x.part[lk->behind ? 2 : 1];
   return true;
 }
 
@@ -823,14 +827,18 @@ static uint32_t pd__or(pd_ir *ir, uint32_t a, uint32_t b) {
 }
 
 /* The input, in, narrowed by lookaround lk: to the strings that end (behind)
- * or start (ahead) with a match of X, or the others when negative. The
- * product is a rule of its own: beside a search's any* the caller's
- * automaton would otherwise determinize any* and the product together. */
+ * or start (ahead) with a match of X, or the others when negative (a match of
+ * X with an anchor is the whole of that side). The product is a rule of its
+ * own: beside a search's any* the caller's automaton would otherwise
+ * determinize any* and the product together. */
 static uint32_t pd__narrow(pd__rx *rx, uint32_t in, const pd__look *lk) {
   pd_ir *ir = rx->ir;
-  if (in == PD__VOID || lk->node == PD__VOID) return lk->negative ? in : PD__VOID;
-  uint32_t any = pd__any_star(rx);
-  uint32_t with = lk->behind ? pd__seq2(ir, any, lk->node) : pd__seq2(ir, lk->node, any);
+  uint32_t with = lk->edge;
+  if (lk->node != PD__VOID) {
+    uint32_t any = pd__any_star(rx);
+    with = pd__or(ir, with, lk->behind ? pd__seq2(ir, any, lk->node) : pd__seq2(ir, lk->node, any));
+  }
+  if (in == PD__VOID || with == PD__VOID) return lk->negative ? in : PD__VOID;
   return pd__share(ir, lk->negative ? pd_ir_diff(ir, in, with) : pd_ir_and(ir, in, with));
 }
 
@@ -1309,7 +1317,7 @@ typedef struct pd__nfa {
   PD_ARRAY(pd__nedge) edges;
   PD_ARRAY(uint32_t) tag; /* per state: pattern bits accepting there */
   uint32_t *first;        /* after indexing: edges of state s at [first[s], first[s+1]) */
-  bool oom, big, look;    /* look: a lookaround's product, which this automaton cannot follow */
+  bool oom, big;
 } pd__nfa;
 
 static uint32_t pd__nstate(pd__nfa *n) {
@@ -1348,6 +1356,8 @@ static uint32_t pd__nrepeat(pd__nfa *n, const pd_ir_node *nd, uint32_t in, int d
 }
 
 /* Adds the language of node from state in; returns the exit state. */
+static uint32_t pd__nproduct(pd__nfa *n, const pd_ir_node *nd, uint32_t in, int depth);
+
 static uint32_t pd__nbuild(pd__nfa *n, uint32_t node, uint32_t in, int depth) {
   const pd_ir *ir = n->ir;
   const pd_ir_node *nd = pd_ir_at(ir, node);
@@ -1397,11 +1407,11 @@ static uint32_t pd__nbuild(pd__nfa *n, uint32_t node, uint32_t in, int depth) {
       return pd__nrepeat(n, nd, in, depth + 1);
     case PD_IR_DIFF:
     case PD_IR_AND:
-      n->look = true;
+      if (!nd->n) return pd__nproduct(n, nd, in, depth + 1);
       break;
     case PD_IR_TOKEN: break;
   }
-  n->big = true; /* a product, or not produced by the regex front end */
+  n->big = true; /* not produced by the regex front end */
   return in;
 }
 
@@ -1527,6 +1537,82 @@ static pd_status pd__dexpand(pd__dfab *b, uint32_t q, pd__u32v *bounds, pd__u32v
   return PD_OK;
 }
 
+/* The DFA of NFA n from its state 0 into b (n indexed); PD_ERR_LIMIT past
+ * PD__DFA_MAX states. */
+static pd_status pd__determinize(pd__dfab *b) {
+  const pd_allocator *a = b->n->a;
+  pd__u32v bounds = {0}, target = {0};
+  uint32_t q0;
+  pd_status st = PD_OK;
+  if (!(b->mark = pd__calloc(a, b->n->tag.len + 1, 1)) || !pd_array_push(a, &target, 0u) ||
+      !pd__closure_of(b->n, &target, b->mark) || !pd__dstate(b, &target, &q0))
+    st = PD_ERR_NOMEM;
+  for (uint32_t q = 0; !st && q < b->set_off.len; q++) {
+    if (!pd_array_push(a, &b->first, (uint32_t)(b->edges.len / 3))) st = PD_ERR_NOMEM;
+    if (!st) st = pd__dexpand(b, q, &bounds, &target);
+  }
+  if (!st && !pd_array_push(a, &b->first, (uint32_t)(b->edges.len / 3))) st = PD_ERR_NOMEM;
+  pd_array_free(a, &bounds);
+  pd_array_free(a, &target);
+  return st;
+}
+
+static void pd__dfab_free(pd__dfab *b) {
+  const pd_allocator *a = b->n->a;
+  pd_array_free(a, &b->pool);
+  pd_array_free(a, &b->set_off);
+  pd_array_free(a, &b->set_len);
+  pd_array_free(a, &b->first);
+  pd_array_free(a, &b->edges);
+  pd_array_free(a, &b->label);
+  pd__free(a, b->mark);
+}
+
+static void pd__nfa_free(pd__nfa *n) {
+  pd__free(n->a, n->first);
+  pd_array_free(n->a, &n->edges);
+  pd_array_free(n->a, &n->tag);
+}
+
+/* A product (a lookaround's AND or DIFF) into n after state in: both
+ * operands side by side in an NFA of their own (final bits 1 and 2),
+ * determinized, its states copied in; those where both operands accept
+ * (AND), or the first alone (DIFF), lead to the returned exit. */
+static uint32_t pd__nproduct(pd__nfa *n, const pd_ir_node *nd, uint32_t in, int depth) {
+  bool diff = nd->kind == PD_IR_DIFF;
+  uint32_t operand[2] = {nd->a, nd->off};
+  pd__nfa sub = {.a = n->a, .ir = n->ir};
+  pd__dfab d = {.n = &sub};
+  uint32_t s0 = pd__nstate(&sub);
+  for (int k = 0; k < 2; k++) {
+    uint32_t start = pd__nstate(&sub);
+    pd__nedge_add(&sub, s0, PD__EPS, 0, start);
+    uint32_t fin = pd__nbuild(&sub, operand[k], start, depth);
+    if (!sub.oom && !sub.big) sub.tag.data[fin] |= 1u << k;
+  }
+  pd_status st = sub.oom ? PD_ERR_NOMEM : sub.big ? PD_ERR_LIMIT : PD_OK;
+  if (!st) st = pd__nindex(&sub) ? pd__determinize(&d) : PD_ERR_NOMEM;
+  uint32_t out = in;
+  if (!st) {
+    uint32_t base = (uint32_t)n->tag.len, n_q = (uint32_t)d.set_off.len;
+    for (uint32_t q = 0; q < n_q && !n->big && !n->oom; q++) pd__nstate(n);
+    out = pd__nstate(n);
+    pd__nedge_add(n, in, PD__EPS, 0, base);
+    for (uint32_t q = 0; q < n_q && !n->big && !n->oom; q++) {
+      for (uint32_t k = d.first.data[q]; k < d.first.data[q + 1]; k++)
+        pd__nedge_add(n, base + q, d.edges.data[3 * k], d.edges.data[3 * k + 1],
+                      base + d.edges.data[3 * k + 2]);
+      uint32_t lab = d.label.data[q];
+      if (diff ? (lab & 1) && !(lab & 2) : (lab & 3) == 3) pd__nedge_add(n, base + q, PD__EPS, 0, out);
+    }
+  }
+  if (st == PD_ERR_NOMEM) n->oom = true;
+  if (st == PD_ERR_LIMIT) n->big = true;
+  pd__dfab_free(&d);
+  pd__nfa_free(&sub);
+  return out;
+}
+
 /* NFA of every pattern (bit i) and of the names (PD_REGEX_DFA_NAME), from
  * state 0. */
 static pd_status pd__nfa_all(pd__nfa *n, pd_ir *ir, const char *const *pats, const size_t *lens,
@@ -1561,8 +1647,6 @@ static pd_status pd__nfa_all(pd__nfa *n, pd_ir *ir, const char *const *pats, con
     if (!n->oom && !n->big) n->tag.data[fin] |= PD_REGEX_DFA_NAME;
   }
   if (n->oom || ir->oom) return pd__nomem(err);
-  if (n->look)
-    return pd__fail(err, PD_ERR_UNSUPPORTED, "regex: a lookaround in a pattern of property names");
   if (n->big) return pd__fail(err, PD_ERR_LIMIT, "pattern automaton over %u states", PD__NFA_MAX);
   return PD_OK;
 }
@@ -1579,45 +1663,19 @@ pd_status pd_regex_dfa_build(const char *const *pats, const size_t *lens, uint32
   pd_ir_init(&ir, alloc);
   pd__nfa n = {.a = alloc, .ir = &ir};
   pd__dfab b = {.n = &n};
-  pd__u32v bounds = {0}, target = {0};
   pd_status st = pd__nfa_all(&n, &ir, pats, lens, n_pats, names, name_lens, n_names, opts, err);
-  if (!st && (!pd__nindex(&n) || !(b.mark = pd__malloc(alloc, n.tag.len + 1)))) st = pd__nomem(err);
-  if (!st) {
-    memset(b.mark, 0, n.tag.len + 1);
-    uint32_t q0;
-    if (!pd_array_push(alloc, &target, 0u) || !pd__closure_of(&n, &target, b.mark) ||
-        !pd__dstate(&b, &target, &q0))
-      st = pd__nomem(err);
-  }
-  for (uint32_t q = 0; !st && q < b.set_off.len; q++) {
-    if (!pd_array_push(alloc, &b.first, (uint32_t)(b.edges.len / 3))) {
-      st = pd__nomem(err);
-      break;
-    }
-    st = pd__dexpand(&b, q, &bounds, &target);
-    if (st == PD_ERR_NOMEM) st = pd__nomem(err);
-    if (st == PD_ERR_LIMIT)
-      st = pd__fail(err, PD_ERR_LIMIT, "pattern automaton over %u states", PD__DFA_MAX);
-  }
-  if (!st && !pd_array_push(alloc, &b.first, (uint32_t)(b.edges.len / 3))) st = pd__nomem(err);
+  if (!st) st = pd__nindex(&n) ? pd__determinize(&b) : PD_ERR_NOMEM;
+  if (st == PD_ERR_NOMEM) st = pd__nomem(err);
+  if (st == PD_ERR_LIMIT)
+    st = pd__fail(err, PD_ERR_LIMIT, "pattern automaton over %u states", PD__DFA_MAX);
   if (!st) {
     out->n_states = (uint32_t)b.set_off.len;
     out->first = b.first.data, b.first.data = NULL;
     out->edges = b.edges.data, b.edges.data = NULL;
     out->label = b.label.data, b.label.data = NULL;
   }
-  pd_array_free(alloc, &b.pool);
-  pd_array_free(alloc, &b.set_off);
-  pd_array_free(alloc, &b.set_len);
-  pd_array_free(alloc, &b.first);
-  pd_array_free(alloc, &b.edges);
-  pd_array_free(alloc, &b.label);
-  pd_array_free(alloc, &bounds);
-  pd_array_free(alloc, &target);
-  pd__free(alloc, b.mark);
-  pd__free(alloc, n.first);
-  pd_array_free(alloc, &n.edges);
-  pd_array_free(alloc, &n.tag);
+  pd__dfab_free(&b);
+  pd__nfa_free(&n);
   pd_ir_free(&ir);
   return st;
 }

@@ -19,7 +19,8 @@
  *   `^ $` anywhere (also inside alternatives and repeats), and lookarounds
  *   (?=X) (?!X) (?<=X) (?<!X) as terms of a top-level alternative, lookbehinds
  *   before lookaheads, with `^` only before the first and `$` only after the
- *   last (each is a product automaton over the whole input).
+ *   last, X free of anchors but a lookahead's `$` or a lookbehind's `^` (each
+ *   is a product automaton over the whole input).
  * Errors: PD_ERR_SYNTAX (with the byte offset) for malformed patterns;
  * PD_ERR_UNSUPPORTED naming the construct and its offset for backreferences,
  * other lookarounds, word boundaries and \p{..}; PD_ERR_LIMIT when a bound exceeds

@@ -17,7 +17,7 @@ Usage: python3 gen_random_cases.py 1200 > random_cases.tsv   (fixed seed)
 The second form writes patterns with lookarounds where pushdown makes them
 exact: terms of a top-level alternative, lookbehinds (fixed width, as re
 needs) before lookaheads, `^` only before the first and `$` only after the
-last.
+last; a lookahead may end in `$` and a lookbehind start with `^`.
 """
 import random
 import re
@@ -129,10 +129,12 @@ def look_alternative():
             samplers.append(f)
         if i < n_behind:
             body, f = fixed_width()
-            parts.append(rng.choice(["(?<=", "(?<!"]) + body + ")")
+            caret = "^" if rng.random() < 0.25 else ""
+            parts.append(rng.choice(["(?<=", "(?<!"]) + caret + body + ")")
         elif i < n_behind + n_ahead:
             body, f = plain(1)
-            parts.append(rng.choice(["(?=", "(?!"]) + body + ")")
+            dollar = "$" if rng.random() < 0.25 else ""
+            parts.append(rng.choice(["(?=", "(?!"]) + body + dollar + ")")
             if rng.random() < 0.5:
                 samplers.append(f)
     if rng.random() < 0.3:

@@ -39,7 +39,7 @@ KEYS = ["a", "b", "c", "foo", "é"]
 WIDE_KEYS = KEYS + ["k%d" % i for i in range(9)]
 ANY_ORDER = bool(os.environ.get("PD_DIFF_ANY_ORDER"))
 PATTERNS = ["^a", "b$", "^[a-c]*$", "o+", "^.{2}$", "\\d"]
-# a string's pattern may also hold top-level lookarounds (Python's re has them too)
+# patterns may also hold top-level lookarounds (Python's re has them too)
 STRING_PATTERNS = PATTERNS + ["^(?!a)", "o(?!o)", "(?<=b)a", "^(?=.*o)[a-o]{1,3}$", "(?<!a)b$"]
 
 
@@ -103,7 +103,7 @@ def rnd_schema(r, depth=0, defs=None):
             s["minProperties"] = r.randrange(4)
         if r.random() < 0.3:
             s["patternProperties"] = {p: rnd_schema(r, depth + 1, defs)
-                                      for p in r.sample(PATTERNS, r.randrange(1, 3))}
+                                      for p in r.sample(STRING_PATTERNS, r.randrange(1, 3))}
         if r.random() < 0.1:
             s["unevaluatedProperties"] = r.choice([False, rnd_schema(r, depth + 1, defs)])
         if r.random() < 0.3:
