@@ -365,6 +365,17 @@ static pd_status pd__neg_prefix(pd_sc *sc, uint32_t v, uint32_t i, uint32_t *out
   return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, S, *out);
 }
 
+/* The way an array fails "items" value S (no prefixItems beside it): some
+ * element fails S, {"contains": not-S}. Made once per S. */
+static pd_status pd__neg_items(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) {
+  uint32_t neg;
+  if (pd__negs_find(sc, S, out)) return PD_OK;
+  pd_status st = pd__neg_schema(sc, S, &neg, ok);
+  if (st || !*ok) return st;
+  *out = pd__object(sc, (const char *const[]){"contains"}, &neg, 1);
+  return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, S, *out);
+}
+
 /* {PD_SC_NOT_MULTIPLE: k} for a multipleOf of integer value k, 1..10000
  * (schema_number.c enforces it); other values are not negated (*ok false). */
 static pd_status pd__neg_multiple(pd_sc *sc, uint32_t v, pd__lit *lits, size_t *n, bool *ok) {
@@ -429,7 +440,16 @@ static pd_status pd__negate_kw(pd_sc *sc, const char *name, uint32_t v, pd__lit 
   }
   if (strcmp(name, "multipleOf") == 0) /* the numbers that are not multiples */
     return pd__neg_multiple(sc, v, lits, n, ok);
-  if (strcmp(name, "prefixItems") == 0 && pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY) {
+  bool tuple = pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY; /* items as an array: draft 4 */
+  if (strcmp(name, "items") == 0 && !tuple) {
+    uint32_t lit = PD_JSON_NONE;
+    if (pd_sc_trivial_schema(sc, v)) return PD_OK; /* asserts nothing */
+    if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
+    if ((st = pd__neg_items(sc, v, &lit, ok)) || !*ok) return st;
+    lits[(*n)++] = (pd__lit){lit, PD_SC_ARR};
+    return PD_OK;
+  }
+  if ((strcmp(name, "prefixItems") == 0 || strcmp(name, "items") == 0) && tuple) {
     for (uint32_t k = 0; k < pd_json_len(&sc->doc, v) && *ok; k++) {
       if (pd_sc_trivial_schema(sc, pd_json_elem(&sc->doc, v, k))) continue; /* asserts nothing */
       uint32_t lit = PD_JSON_NONE;
@@ -500,6 +520,10 @@ static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit 
     }
     if (strcmp(name, "$ref") == 0 || strcmp(name, "allOf") == 0) {
       if ((st = pd__negate_conj(sc, s, name, v, mask, lits, n, ok, depth))) return st;
+      continue;
+    }
+    if (strcmp(name, "items") == 0 && pd_json_get(&sc->doc, s, "prefixItems") != PD_JSON_NONE) {
+      *ok = false; /* the elements past the prefix: no keyword says "some of those fails" */
       continue;
     }
     bool single = strcmp(name, "const") == 0;

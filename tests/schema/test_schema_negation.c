@@ -233,6 +233,24 @@ static void test_negation(void **state) {
   const char *nin = "{\"type\":\"string\",\"not\":{\"pattern\":\"^x{40}$\"}}";
   REJECT(nin, "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"");
   ACCEPT(nin, "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"");
+  /* items: an array fails it where some element fails the item schema */
+  const char *nit = "{\"not\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}";
+  ACCEPT(nit, "[1,\"x\",2]");
+  ACCEPT(nit, "{}");
+  REJECT(nit, "[1,2]");
+  REJECT(nit, "[]");
+  /* open objects told apart by their arrays: a oneOf by negation */
+  const char *oa = "{\"oneOf\":[{\"properties\":{\"a\":{\"items\":{\"type\":\"integer\"}}},"
+                   "\"required\":[\"a\"]},{\"properties\":{\"b\":{\"items\":{\"type\":"
+                   "\"string\"}}},\"required\":[\"b\"]}]}";
+  ACCEPT(oa, "{\"a\":[1]}");
+  ACCEPT(oa, "{\"a\":[1],\"b\":[2,\"x\"]}"); /* b fails its branch */
+  REJECT(oa, "{\"a\":[1],\"b\":[\"x\"]}");   /* both branches hold */
+  REJECT(oa, "{\"a\":[],\"b\":[]}");
+  REJECT(oa, "{}");
+  /* items beside prefixItems: the elements past the prefix have no keyword */
+  pdt_refused("{\"not\":{\"prefixItems\":[true],\"items\":{\"type\":\"integer\"}}}",
+              PD_ERR_UNSUPPORTED, "/not");
 }
 
 static void test_max_contains(void **state) {
