@@ -1138,6 +1138,7 @@ static void pd__sc_free(pd_sc *sc) {
   pd_array_free(a, &sc->synth);
   pd_array_free(a, &sc->negs);
   pd_array_free(a, &sc->negsch);
+  pd_array_free(a, &sc->negating);
   pd_array_free(a, &sc->res);
   pd_array_free(a, &sc->uris);
   pd_array_free(a, &sc->doc_roots);

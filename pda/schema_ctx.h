@@ -76,6 +76,7 @@ typedef struct pd_sc {
   PD_ARRAY(uint32_t) synth;  /* dependentSchemas: key, {required:[key]}, {properties:{key:false}} */
   PD_ARRAY(uint32_t) negs;   /* derived failure schemas: (source node, derived node) pairs */
   PD_ARRAY(uint32_t) negsch; /* negated schemas: (schema node, derived node) pairs */
+  PD_ARRAY(uint32_t) negating; /* schemas being negated now, outermost first */
   uint32_t depth;         /* compile recursion depth */
   size_t any_order_left;  /* rules the objects in any order may still take */
   uint32_t ws_rule, value_rule, string_rule, number_rule, jchar_rule; /* shared, lazily made */

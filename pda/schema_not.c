@@ -296,10 +296,16 @@ static pd_status pd__neg_schema(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) 
       *out = sc->negsch.data[i + 1];
       return PD_OK;
     }
+  /* a schema met again inside its own negation (a recursive one): its
+   * negation would be recursive too, which is not made here */
+  for (size_t i = 0; i < sc->negating.len; i++)
+    if (sc->negating.data[i] == S) return *ok = false, PD_OK;
+  if (!pd_array_push(sc->ir.alloc, &sc->negating, S)) return pd__nomem(sc->err);
   pd__lit lits[PD__MAX_LITS];
   size_t n;
   uint32_t mask;
   pd_status st = pd__negate(sc, S, &mask, lits, &n, ok);
+  sc->negating.len--;
   if (st || !*ok) return st;
   uint32_t alts[PD__MAX_LITS + 1], m = 0;
   if (mask != PD_SC_ALL) alts[m++] = pd__types_schema(sc, PD_SC_ALL & ~mask);

@@ -248,6 +248,18 @@ static void test_negation(void **state) {
   REJECT(oa, "{\"a\":[1],\"b\":[\"x\"]}");   /* both branches hold */
   REJECT(oa, "{\"a\":[],\"b\":[]}");
   REJECT(oa, "{}");
+  /* a recursive schema's negation would be recursive: refused, not a stack
+   * overflow (through properties, through items, and along two paths) */
+  pdt_refused("{\"$defs\":{\"n\":{\"properties\":{\"c\":{\"$ref\":\"#/$defs/n\"}},"
+              "\"required\":[\"c\"]}},\"not\":{\"$ref\":\"#/$defs/n\"}}",
+              PD_ERR_UNSUPPORTED, "/not");
+  pdt_refused("{\"$defs\":{\"n\":{\"items\":{\"$ref\":\"#/$defs/n\"},\"minItems\":1}},"
+              "\"not\":{\"$ref\":\"#/$defs/n\"}}",
+              PD_ERR_UNSUPPORTED, "/not");
+  pdt_refused("{\"$defs\":{\"n\":{\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"},\"b\":"
+              "{\"$ref\":\"#/$defs/n\"},\"c\":{\"type\":\"integer\"}}}},\"oneOf\":[{\"$ref\":"
+              "\"#/$defs/n\"},{\"required\":[\"x\"]}]}",
+              PD_ERR_UNSUPPORTED, "/oneOf");
   /* items beside prefixItems: the elements past the prefix have no keyword */
   pdt_refused("{\"not\":{\"prefixItems\":[true],\"items\":{\"type\":\"integer\"}}}",
               PD_ERR_UNSUPPORTED, "/not");
