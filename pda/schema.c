@@ -571,12 +571,7 @@ static pd_status pd__not(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t x, u
   pd_sc_lit lits[PD_SC_MAX_LITS];
   size_t nl;
   pd_status st = pd_sc_negate(sc, x, &mask, lits, &nl, ok);
-  if (st) return st;
-  if (!*ok) { /* not anyOf: all of the negations */
-    uint32_t all;
-    if ((st = pd_sc_neg_any(sc, x, &all, ok)) || !*ok) return st;
-    return pd__branch(sc, c, i, PD_SC_NOT_DONE, all, c->types, depth, node);
-  }
+  if (st || !*ok) return st;
   uint32_t acc;
   if ((st = pd__branch(sc, c, i, PD_SC_NOT_DONE, PD_JSON_NONE, c->types & ~mask, depth, &acc)))
     return st;

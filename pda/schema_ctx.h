@@ -155,18 +155,17 @@ typedef struct pd_sc_lit {
   uint32_t node, types;
 } pd_sc_lit;
 #define PD_SC_MAX_LITS 8u
-/* Negates schema s when it is a conjunction of type, numeric / length / count
- * bounds, required names and const / enum of numbers, booleans and null
- * (annotations ignored): an instance fails s iff its type is outside *mask,
- * or it is of lits[k].types and matches lits[k].node for some k < *n. *ok
- * false when s has any other shape. */
+/* Negates schema s when it is a conjunction ($ref, allOf) of type, numeric /
+ * length / count bounds, required names, const / enum, pattern, multipleOf,
+ * properties, prefixItems and items (no prefix) of negatable schemas, and not,
+ * anyOf and oneOf (annotations ignored): an instance fails s iff its type is
+ * outside *mask, or it is of lits[k].types and matches lits[k].node for some
+ * k < *n. *ok false when s has any other shape, is recursive, or has more
+ * ways to fail than PD_SC_MAX_LITS. */
 pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, size_t *n, bool *ok);
 /* The keyword value derived schema m was made from (a refusal points there),
  * or m itself. */
 uint32_t pd_sc_neg_origin(const pd_sc *sc, uint32_t m);
-/* not {"anyOf": [B...]} with nothing else asserted: every B fails, *all =
- * {"allOf": [the negation of each B]} when each is negatable (*ok). */
-pd_status pd_sc_neg_any(pd_sc *sc, uint32_t x, uint32_t *all, bool *ok);
 
 /* The values schema s allows when it is a finite set given by const / enum /
  * a type of null and booleans (with type filtering; annotations ignored):

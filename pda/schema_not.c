@@ -1,6 +1,7 @@
 /* schema_not.c - negating schemas: the ways an instance can fail a schema of
- * types, bounds, required names and constants, as schemas of their own (for
- * not, oneOf and if/then/else), and the finite value sets of const / enum.
+ * types, bounds, required names, constants, patterns, member and element
+ * schemas and combinators, as schemas of their own (for not, oneOf and
+ * if/then/else), and the finite value sets of const / enum.
  * The model is described in schema_ctx.h. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,6 +328,53 @@ static pd_status pd__neg_schema(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) 
   return PD_OK;
 }
 
+#define PD__NEG_BRANCHES 8u /* branches of a negated anyOf */
+
+/* {"allOf": [the negation of each schema of array arr]}: every one fails
+ * (*ok false past PD__NEG_BRANCHES or where one is not negatable). */
+static pd_status pd__neg_all(pd_sc *sc, uint32_t arr, uint32_t *out, bool *ok) {
+  uint32_t negs[PD__NEG_BRANCHES], n = pd_json_len(&sc->doc, arr);
+  if (pd_json_at(&sc->doc, arr)->kind != PD_JSON_ARRAY || n == 0 || n > PD__NEG_BRANCHES)
+    return *ok = false, PD_OK;
+  for (uint32_t j = 0; j < n; j++) {
+    pd_status st = pd__neg_schema(sc, pd_json_elem(&sc->doc, arr, j), &negs[j], ok);
+    if (st || !*ok) return st;
+  }
+  uint32_t list = pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, negs, n);
+  *out = list == PD_JSON_NONE ? PD_JSON_NONE : pd__object(sc, (const char *const[]){"allOf"}, &list, 1);
+  return *out == PD_JSON_NONE ? pd__nomem(sc->err) : PD_OK;
+}
+
+/* The ways an instance fails a combinator of a negated schema: not X (it
+ * matches X), anyOf (every branch fails), oneOf (every branch fails, or two
+ * hold: {"allOf": [B_i, B_j]} per pair). */
+static pd_status pd__negate_comb(pd_sc *sc, const char *name, uint32_t v, pd__lit *lits,
+                                 size_t *n, bool *ok) {
+  if (strcmp(name, "not") == 0) {
+    if (pd_json_at(&sc->doc, v)->kind == PD_JSON_FALSE) return PD_OK; /* not false holds */
+    if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
+    lits[(*n)++] = (pd__lit){v, PD_SC_ALL};
+    return PD_OK;
+  }
+  bool one = strcmp(name, "oneOf") == 0; /* before nodes are added: they may move name */
+  uint32_t none = PD_JSON_NONE;
+  pd_status st = pd__neg_all(sc, v, &none, ok);
+  if (st || !*ok) return st;
+  uint32_t b = pd_json_len(&sc->doc, v);
+  if (*n + 1 + (one ? b * (b - 1) / 2 : 0) > PD__MAX_LITS) return *ok = false, PD_OK;
+  lits[(*n)++] = (pd__lit){none, PD_SC_ALL};
+  for (uint32_t i = 0; one && i < b; i++)
+    for (uint32_t j = i + 1; j < b; j++) {
+      uint32_t two[2] = {pd_json_elem(&sc->doc, v, i), pd_json_elem(&sc->doc, v, j)};
+      uint32_t list = pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, two, 2);
+      uint32_t both =
+          list == PD_JSON_NONE ? PD_JSON_NONE : pd__object(sc, (const char *const[]){"allOf"}, &list, 1);
+      if (both == PD_JSON_NONE) return pd__nomem(sc->err);
+      lits[(*n)++] = (pd__lit){both, PD_SC_ALL};
+    }
+  return PD_OK;
+}
+
 /* The way property k of "properties" value v fails: the key is present and
  * its value fails the property's schema,
  * {"required": [key], "properties": {key: not-S}}. Made once per key node. */
@@ -528,6 +576,10 @@ static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit 
       if ((st = pd__negate_conj(sc, s, name, v, mask, lits, n, ok, depth))) return st;
       continue;
     }
+    if (strcmp(name, "not") == 0 || strcmp(name, "anyOf") == 0 || strcmp(name, "oneOf") == 0) {
+      if ((st = pd__negate_comb(sc, name, v, lits, n, ok))) return st;
+      continue;
+    }
     if (strcmp(name, "items") == 0 && pd_json_get(&sc->doc, s, "prefixItems") != PD_JSON_NONE) {
       *ok = false; /* the elements past the prefix: no keyword says "some of those fails" */
       continue;
@@ -612,29 +664,4 @@ uint32_t pd_sc_neg_origin(const pd_sc *sc, uint32_t m) {
 pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, size_t *n,
                        bool *ok) {
   return pd__negate(sc, s, mask, lits, n, ok);
-}
-
-#define PD__NOT_ANY_MAX 8u /* branches of a negated anyOf */
-
-pd_status pd_sc_neg_any(pd_sc *sc, uint32_t x, uint32_t *all, bool *ok) {
-  *ok = false;
-  x = pd_sc_alone(sc, x);
-  if (pd_json_at(&sc->doc, x)->kind != PD_JSON_OBJECT) return PD_OK;
-  uint32_t arr = PD_JSON_NONE, negs[PD__NOT_ANY_MAX];
-  for (uint32_t k = 0; k < pd_json_len(&sc->doc, x); k++) {
-    const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, x, k));
-    if (!pd_sc_kw_asserts(name)) continue;
-    if (strcmp(name, "anyOf") != 0) return PD_OK;
-    arr = pd_json_mval(&sc->doc, x, k);
-  }
-  if (arr == PD_JSON_NONE || pd_json_at(&sc->doc, arr)->kind != PD_JSON_ARRAY) return PD_OK;
-  uint32_t n = pd_json_len(&sc->doc, arr);
-  if (n == 0 || n > PD__NOT_ANY_MAX) return PD_OK;
-  for (uint32_t j = 0; j < n; j++) {
-    pd_status st = pd__neg_schema(sc, pd_json_elem(&sc->doc, arr, j), &negs[j], ok);
-    if (st || !*ok) return st;
-  }
-  uint32_t list = pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, negs, n);
-  *all = list == PD_JSON_NONE ? PD_JSON_NONE : pd__object(sc, (const char *const[]){"allOf"}, &list, 1);
-  return *all == PD_JSON_NONE ? pd__nomem(sc->err) : PD_OK;
 }

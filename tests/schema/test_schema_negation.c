@@ -248,6 +248,23 @@ static void test_negation(void **state) {
   REJECT(oa, "{\"a\":[1],\"b\":[\"x\"]}");   /* both branches hold */
   REJECT(oa, "{\"a\":[],\"b\":[]}");
   REJECT(oa, "{}");
+  /* combinators inside what is negated: not, anyOf, oneOf */
+  const char *nn = "{\"not\":{\"not\":{\"type\":\"string\"}}}";
+  ACCEPT(nn, "\"x\"");
+  REJECT(nn, "1");
+  const char *oany = "{\"oneOf\":[{\"anyOf\":[{\"type\":\"string\",\"maxLength\":1},"
+                     "{\"type\":\"integer\"}]},{\"type\":\"string\"}]}";
+  REJECT(oany, "\"a\""); /* both */
+  ACCEPT(oany, "\"ab\"");
+  ACCEPT(oany, "3");
+  REJECT(oany, "null"); /* neither */
+  REJECT(oany, "2.5");
+  const char *noo = "{\"not\":{\"oneOf\":[{\"type\":\"string\"},{\"maxLength\":2}]}}";
+  ACCEPT(noo, "\"ab\""); /* both hold */
+  ACCEPT(noo, "\"\"");
+  REJECT(noo, "\"abc\""); /* the first alone */
+  REJECT(noo, "5");       /* the second alone (it holds for a non-string) */
+  REJECT(noo, "null");
   /* a recursive schema's negation would be recursive: refused, not a stack
    * overflow (through properties, through items, and along two paths) */
   pdt_refused("{\"$defs\":{\"n\":{\"properties\":{\"c\":{\"$ref\":\"#/$defs/n\"}},"
