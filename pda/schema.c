@@ -77,6 +77,7 @@ static const pd__kw pd__keywords[] = {
     {PD_SC_NOT_IN, PD_SC_STR, PD__KW_ENFORCED},  /* on derived schemas: proofs see them */
     {PD_SC_NOT_PATTERN, PD_SC_STR, PD__KW_ENFORCED},
     {PD_SC_NOT_MULTIPLE, PD_SC_NUM, PD__KW_ENFORCED},
+    {PD_SC_NOT_FORMAT, PD_SC_STR, PD__KW_ENFORCED},
     {"$recursiveRef", PD_SC_ALL, PD__KW_REFUSED},
 };
 

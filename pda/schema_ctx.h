@@ -137,10 +137,12 @@ uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n);
 
 /* Keywords only derived schemas carry (nodes added after parsing): a string
  * is none of the listed strings; a string the pattern does not match; a
- * number that is not a multiple of the integer. */
+ * number that is not a multiple of the integer; a string the format (one
+ * enforced by a regex) does not take. */
 #define PD_SC_NOT_IN "$pd:notIn"
 #define PD_SC_NOT_PATTERN "$pd:notPattern"
 #define PD_SC_NOT_MULTIPLE "$pd:notMultipleOf"
+#define PD_SC_NOT_FORMAT "$pd:notFormat" /* a string the format's regex does not match */
 static inline bool pd_sc_derived(const pd_sc *sc, uint32_t node) {
   return node != PD_JSON_NONE && node >= sc->n_parsed;
 }
@@ -254,6 +256,9 @@ uint32_t pd_sc_string_literal(pd_sc *sc, const char *s, size_t len);
  * (string nodes). */
 uint32_t pd_sc_string_not_in(pd_sc *sc, const uint32_t *names, size_t n);
 pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node);
+/* How format node f is enforced: 0 not at all (unknown: an annotation), 1 by
+ * a regex, 2 otherwise (a grammar of its own, or refused). */
+int pd_sc_format_kind(pd_sc *sc, uint32_t f);
 /* The JSON string (with quotes) whose decoded value the pattern (a string
  * node, ECMA-262, search semantics) matches. */
 pd_status pd_sc_pattern_key(pd_sc *sc, uint32_t pattern, uint32_t *node);

@@ -492,6 +492,20 @@ static pd_status pd__negate_kw(pd_sc *sc, const char *name, uint32_t v, pd__lit 
     lits[(*n)++] = (pd__lit){lit, PD_SC_STR};
     return PD_OK;
   }
+  if (strcmp(name, "format") == 0) { /* the strings it does not take, where a regex decides */
+    uint32_t lit;
+    int kind = pd_sc_format_kind(sc, v);
+    if (kind == 0) return PD_OK; /* an annotation: nothing fails it */
+    if (kind != 1 || *n >= PD__MAX_LITS) return *ok = false, PD_OK;
+    if (!pd__negs_find(sc, v, &lit)) {
+      uint32_t copy = pd__copy_string(sc, v);
+      lit = pd__object(sc, (const char *const[]){PD_SC_NOT_FORMAT}, &copy, 1);
+      if (lit == PD_JSON_NONE) return pd__nomem(sc->err);
+      if ((st = pd__negs_put(sc, v, lit))) return st;
+    }
+    lits[(*n)++] = (pd__lit){lit, PD_SC_STR};
+    return PD_OK;
+  }
   if (strcmp(name, "multipleOf") == 0) /* the numbers that are not multiples */
     return pd__neg_multiple(sc, v, lits, n, ok);
   bool tuple = pd_json_at(&sc->doc, v)->kind == PD_JSON_ARRAY; /* items as an array: draft 4 */

@@ -420,6 +420,12 @@ static const char *pd__format_regex(pd_sc *sc, uint32_t f, bool *refused) {
   return NULL;
 }
 
+int pd_sc_format_kind(pd_sc *sc, uint32_t f) {
+  bool refused;
+  const char *re = pd__format_regex(sc, f, &refused);
+  return re && *re ? 1 : re || refused ? 2 : 0;
+}
+
 /* ------------------------------------------------------------ the string type */
 
 static pd_status pd__regex(pd_sc *sc, uint32_t at, const char *re, size_t len, bool search,
@@ -692,6 +698,14 @@ static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *r
   for (size_t i = 0; i < c->n && !st; i++) {
     uint32_t m = pd_sc_member(sc, c, i), list = pd_sc_derived_kw(sc, m, PD_SC_NOT_IN);
     uint32_t pat = pd_sc_derived_kw(sc, m, PD_SC_NOT_PATTERN);
+    uint32_t fmt = pd_sc_derived_kw(sc, m, PD_SC_NOT_FORMAT);
+    bool refused;
+    const char *fre = fmt != PD_JSON_NONE ? pd__format_regex(sc, fmt, &refused) : NULL;
+    if (fre && *fre) { /* made only for a format with a regex (pd_sc_format_kind) */
+      st = pd__regex(sc, fmt, fre, strlen(fre), false, &inner);
+      if (!st && !pd_array_push(ir->alloc, &neg, inner)) st = pd__nomem(sc->err);
+      where = fmt;
+    }
     for (uint32_t k = 0; list != PD_JSON_NONE && k < pd_json_len(&sc->doc, list); k++) {
       uint32_t x = pd_json_elem(&sc->doc, list, k);
       uint32_t spelled = pd__spelled(sc, pd_json_str(&sc->doc, x), pd_json_at(&sc->doc, x)->n);

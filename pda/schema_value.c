@@ -360,6 +360,11 @@ static pd_status pd__kw(pd__val *c, uint32_t v, uint32_t s, const char *name, ui
       pd_status st = pd_sc_pattern_test(sc, x, str, len, &m);
       if (!st) *out = pd__of(!m);
       return st;
+    } else if (!strcmp(name, PD_SC_NOT_FORMAT)) {
+      bool known;
+      pd_status st = pd_sc_string_meets(sc, "format", x, str, len, &known, &m);
+      if (!st && known) *out = pd__of(!m);
+      return st;
     } else if (!strcmp(name, "minLength") || !strcmp(name, "maxLength")) {
       uint64_t cps = 0; /* code points: bytes that do not continue a sequence */
       for (uint32_t i = 0; i < len; i++) cps += ((uint8_t)str[i] & 0xC0) != 0x80;

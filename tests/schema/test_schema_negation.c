@@ -265,6 +265,22 @@ static void test_negation(void **state) {
   REJECT(noo, "\"abc\""); /* the first alone */
   REJECT(noo, "5");       /* the second alone (it holds for a non-string) */
   REJECT(noo, "null");
+  /* a format decided by a regex negates to the strings it does not take;
+   * an unknown one asserts nothing, and hostname (a grammar) is refused */
+  const char *nfu = "{\"not\":{\"format\":\"uuid\"}}";
+  ACCEPT(nfu, "\"x\"");
+  REJECT(nfu, "\"123e4567-e89b-12d3-a456-426614174000\"");
+  REJECT(nfu, "3"); /* a format takes every non-string */
+  const char *of = "{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"d\":{\"format\":\"date\"}},"
+                   "\"required\":[\"d\"]},{\"type\":\"object\",\"required\":[\"e\"]}]}";
+  ACCEPT(of, "{\"d\":\"2020-01-02\"}");
+  ACCEPT(of, "{\"d\":\"x\",\"e\":1}"); /* d is no date: the second alone */
+  REJECT(of, "{\"d\":\"2020-01-02\",\"e\":1}");
+  REJECT(nfu, "{}");
+  const char *nu = "{\"type\":\"string\",\"not\":{\"format\":\"no-such-format\",\"maxLength\":1}}";
+  ACCEPT(nu, "\"ab\"");
+  REJECT(nu, "\"a\"");
+  pdt_refused("{\"not\":{\"format\":\"hostname\"}}", PD_ERR_UNSUPPORTED, "/not");
   /* a recursive schema's negation would be recursive: refused, not a stack
    * overflow (through properties, through items, and along two paths) */
   pdt_refused("{\"$defs\":{\"n\":{\"properties\":{\"c\":{\"$ref\":\"#/$defs/n\"}},"
