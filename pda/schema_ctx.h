@@ -156,7 +156,7 @@ static inline uint32_t pd_sc_derived_kw(const pd_sc *sc, uint32_t m, const char 
 typedef struct pd_sc_lit {
   uint32_t node, types;
 } pd_sc_lit;
-#define PD_SC_MAX_LITS 8u
+#define PD_SC_MAX_LITS 16u
 /* Negates schema s when it is a conjunction ($ref, allOf) of type, numeric /
  * length / count bounds, required names, const / enum, pattern, multipleOf,
  * properties, prefixItems and items (no prefix) of negatable schemas, and not,
