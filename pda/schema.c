@@ -78,6 +78,8 @@ static const pd__kw pd__keywords[] = {
     {PD_SC_NOT_PATTERN, PD_SC_STR, PD__KW_ENFORCED},
     {PD_SC_NOT_MULTIPLE, PD_SC_NUM, PD__KW_ENFORCED},
     {PD_SC_NOT_FORMAT, PD_SC_STR, PD__KW_ENFORCED},
+    {PD_SC_SOME_KEY, PD_SC_OBJ, PD__KW_ENFORCED},
+    {PD_SC_SOME_VALUE, PD_SC_OBJ, PD__KW_ENFORCED},
     {"$recursiveRef", PD_SC_ALL, PD__KW_REFUSED},
 };
 
@@ -548,7 +550,9 @@ static bool pd__type_only(pd_sc *sc, uint32_t s, uint32_t *mask) {
   if (n->kind != PD_JSON_OBJECT || !pd_sc_only_keys(sc, s, type_kw)) return false;
   uint32_t t = pd_json_get(&sc->doc, s, "type");
   *mask = PD_SC_ALL;
-  return t == PD_JSON_NONE || pd_sc_type_mask_quiet(sc, t, mask);
+  if (t == PD_JSON_NONE) return true;
+  /* strict closes its objects: {"type": "object"} takes only {} then */
+  return pd_sc_type_mask_quiet(sc, t, mask) && !(sc->opts.strict && (*mask & PD_SC_OBJ));
 }
 
 static bool pd__conj_has(const pd_sc *sc, const pd_sc_conj *c, const char *kw) {

@@ -143,6 +143,10 @@ uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n);
 #define PD_SC_NOT_PATTERN "$pd:notPattern"
 #define PD_SC_NOT_MULTIPLE "$pd:notMultipleOf"
 #define PD_SC_NOT_FORMAT "$pd:notFormat" /* a string the format's regex does not match */
+/* an object with a member whose key is none of the names (the keys of an
+ * object node) and whose value the schema of PD_SC_SOME_VALUE takes */
+#define PD_SC_SOME_KEY "$pd:someKeyNotIn"
+#define PD_SC_SOME_VALUE "$pd:someValue"
 static inline bool pd_sc_derived(const pd_sc *sc, uint32_t node) {
   return node != PD_JSON_NONE && node >= sc->n_parsed;
 }

@@ -430,6 +430,24 @@ static pd_status pd__neg_items(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) {
   return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, S, *out);
 }
 
+/* The way an object fails "additionalProperties" value S of schema s (no
+ * patternProperties beside it): a member whose key s does not declare has a
+ * value S rejects (any value when S is false). Made once per S. */
+static pd_status pd__neg_additional(pd_sc *sc, uint32_t s, uint32_t S, uint32_t *out, bool *ok) {
+  uint32_t neg, props = pd_json_get(&sc->doc, s, "properties");
+  if (pd__negs_find(sc, S, out)) return PD_OK;
+  pd_status st = PD_OK;
+  if (pd_json_at(&sc->doc, S)->kind == PD_JSON_FALSE)
+    neg = pd_json_add(&sc->doc, PD_JSON_TRUE, NULL, 0, NULL, 0);
+  else if ((st = pd__neg_schema(sc, S, &neg, ok)) || !*ok)
+    return st;
+  if (props == PD_JSON_NONE) props = pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, NULL, 0);
+  if (neg == PD_JSON_NONE || props == PD_JSON_NONE) return pd__nomem(sc->err);
+  *out = pd__object(sc, (const char *const[]){PD_SC_SOME_KEY, PD_SC_SOME_VALUE},
+                    (uint32_t[]){props, neg}, 2);
+  return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, S, *out);
+}
+
 /* {PD_SC_NOT_MULTIPLE: k} for a multipleOf of integer value k, 1..10000
  * (schema_number.c enforces it); other values are not negated (*ok false). */
 static pd_status pd__neg_multiple(pd_sc *sc, uint32_t v, pd__lit *lits, size_t *n, bool *ok) {
@@ -594,6 +612,17 @@ static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit 
       if ((st = pd__negate_comb(sc, name, v, lits, n, ok))) return st;
       continue;
     }
+    if (strcmp(name, "additionalProperties") == 0) {
+      uint32_t lit = PD_JSON_NONE;
+      if (pd_sc_trivial_schema(sc, v)) continue; /* asserts nothing */
+      if (pd_json_get(&sc->doc, s, "patternProperties") != PD_JSON_NONE || *n >= PD__MAX_LITS) {
+        *ok = false; /* a key no pattern matches: not said by a keyword here */
+        continue;
+      }
+      if ((st = pd__neg_additional(sc, s, v, &lit, ok)) || !*ok) return st;
+      lits[(*n)++] = (pd__lit){lit, PD_SC_OBJ};
+      continue;
+    }
     if (strcmp(name, "items") == 0 && pd_json_get(&sc->doc, s, "prefixItems") != PD_JSON_NONE) {
       *ok = false; /* the elements past the prefix: no keyword says "some of those fails" */
       continue;
@@ -609,6 +638,18 @@ static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit 
       *mask &= tm;
     }
     if ((st = pd__negate_kw(sc, name, v, lits, n, ok))) return st;
+  }
+  /* the strict option closes an object schema that says nothing of it */
+  if (*ok && sc->opts.strict && pd_json_get(&sc->doc, s, "additionalProperties") == PD_JSON_NONE &&
+      (pd_json_get(&sc->doc, s, "properties") != PD_JSON_NONE ||
+       pd_json_get(&sc->doc, s, "type") != PD_JSON_NONE)) {
+    uint32_t lit, closed = pd_json_add(&sc->doc, PD_JSON_FALSE, NULL, 0, NULL, 0);
+    pd_status st;
+    if (closed == PD_JSON_NONE) return pd__nomem(sc->err);
+    if (pd_json_get(&sc->doc, s, "patternProperties") != PD_JSON_NONE || *n >= PD__MAX_LITS)
+      return *ok = false, PD_OK;
+    if ((st = pd__neg_additional(sc, s, closed, &lit, ok)) || !*ok) return st;
+    lits[(*n)++] = (pd__lit){lit, PD_SC_OBJ};
   }
   return PD_OK;
 }

@@ -64,6 +64,13 @@ typedef struct pd__obj {
   pd_regex_dfa dfa;
   uint32_t names_schema; /* propertyNames, when it applies (no declared names) */
   uint32_t min, max; /* minProperties, maxProperties (PD_IR_INF: none) */
+  /* a negated additionalProperties (PD_SC_SOME_KEY): some member's key is
+   * none of some_names' keys and its value meets some_value. Written as
+   * cases: declared property `mark` carries it, or (mark = props.len) an
+   * additional member does */
+  uint32_t some_names, some_value;
+  uint32_t mark;
+  uint32_t with; /* a schema the next member's value meets as well, or NONE */
 } pd__obj;
 
 static bool pd__same_name(const pd_sc *sc, uint32_t a, uint32_t b) {
@@ -239,6 +246,8 @@ static pd_status pd__value_set(pd__obj *o, uint32_t name, uint32_t set, uint32_t
   pd_sc *sc = o->sc;
   size_t off = sc->pool.len;
   pd_status st;
+  if (o->with != PD_JSON_NONE && !pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(o->with, 0)))
+    return pd__nomem(sc->err);
   for (size_t i = 0; i < o->unevals.len; i++) {
     bool ev;
     if ((st = pd__evaluated(o, &o->unevals.data[i], name, set, &ev))) return st;
@@ -469,6 +478,8 @@ static bool pd__count_ok(const pd__obj *o, uint32_t n) {
  *   F(P,n) = extra X(n+1);  T(P,n) = X(n);  X(n) = sep extra X(n+1) | ""  */
 typedef struct pd__chain {
   uint32_t first_f, first_t, first_x; /* rule ids: F(i,n) = first_f + i*(cap+1) + n */
+  uint32_t first_x0; /* the case of an additional member that meets some_value: X0(n),
+                      * additional members before that one (UINT32_MAX: not this case) */
   uint32_t cap;
 } pd__chain;
 
@@ -488,22 +499,57 @@ static pd_status pd__rules(pd__obj *o, pd__chain *ch) {
   for (size_t k = 0; k < (p + 1) * per; k++) pd_ir_rule_fresh(ir, "ot");
   ch->first_x = (uint32_t)ir->rules.len;
   for (size_t k = 0; k < per; k++) pd_ir_rule_fresh(ir, "ox");
+  ch->first_x0 = UINT32_MAX;
+  if (o->some_names != PD_JSON_NONE && o->mark == p) {
+    ch->first_x0 = (uint32_t)ir->rules.len;
+    for (size_t k = 0; k < per; k++) pd_ir_rule_fresh(ir, "ox");
+  }
   return pd_sc_ir_status(o->sc);
 }
 
-/* Additional members: X(n) rules and the extra-member node. */
-static pd_status pd__extras(pd__obj *o, const pd__chain *ch, uint32_t *extra) {
+/* The additional member that meets some_value: a key none of the declared
+ * names nor some_names' keys. */
+static pd_status pd__some_member(pd__obj *o, uint32_t *node) {
+  pd_sc *sc = o->sc;
+  uint32_t n_some = pd_json_len(&sc->doc, o->some_names);
+  size_t n = o->props.len + n_some;
+  uint32_t *names = pd__malloc(sc->ir.alloc, (n + 1) * sizeof *names);
+  if (!names) return pd__nomem(sc->err);
+  for (size_t i = 0; i < o->props.len; i++) names[i] = o->props.data[i].name;
+  for (uint32_t k = 0; k < n_some; k++)
+    names[o->props.len + k] = pd_json_mkey(&sc->doc, o->some_names, k);
+  uint32_t key = pd_sc_string_not_in(sc, names, n);
+  pd__free(sc->ir.alloc, names);
+  o->with = o->some_value;
+  pd_status st = pd_sc_ir_status(sc) ? pd_sc_ir_status(sc) : pd__member(o, key, PD_JSON_NONE, node);
+  o->with = PD_JSON_NONE;
+  return st;
+}
+
+/* Additional members: X(n) rules (and X0(n)), the extra-member node and the
+ * member that meets some_value (*some, in the X0 case). */
+static pd_status pd__extras(pd__obj *o, const pd__chain *ch, uint32_t *extra, uint32_t *some) {
   pd_sc *sc = o->sc;
   pd_ir *ir = &sc->ir;
   pd_status st = pd__extra_member(o, extra);
   if (st) return st;
   uint32_t sep = pd_sc_item_sep(sc, o->depth);
+  *some = PD_IR_NONE;
+  if (ch->first_x0 != UINT32_MAX && (st = pd__some_member(o, some))) return st;
   for (uint32_t n = 0; n <= ch->cap; n++) {
+    bool over = n == ch->cap && o->max != PD_IR_INF; /* past the maximum */
     uint32_t more = pd_ir_seq(
         ir, (uint32_t[]){sep, *extra, pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n + 1))}, 3);
-    if (n == ch->cap && o->max != PD_IR_INF) more = pd_ir_nothing(ir); /* over the maximum */
+    if (over) more = pd_ir_nothing(ir);
     bool end_ok = pd__count_ok(o, n);
     pd_ir_rule_define(ir, ch->first_x + n, end_ok ? pd_ir_alt2(ir, more, pd_ir_empty(ir)) : more);
+    if (ch->first_x0 == UINT32_MAX) continue;
+    /* X0(n) = sep extra X0(n+1) | sep some X(n+1): no end before that member */
+    uint32_t more0 = pd_ir_seq(
+        ir, (uint32_t[]){sep, *extra, pd_ir_ref(ir, pd__at(ch, ch->first_x0, 0, n + 1))}, 3);
+    uint32_t met = pd_ir_seq(
+        ir, (uint32_t[]){sep, *some, pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n + 1))}, 3);
+    pd_ir_rule_define(ir, ch->first_x0 + n, over ? pd_ir_nothing(ir) : pd_ir_alt2(ir, more0, met));
   }
   return pd_sc_ir_status(sc);
 }
@@ -511,25 +557,29 @@ static pd_status pd__extras(pd__obj *o, const pd__chain *ch, uint32_t *extra) {
 static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
   pd_sc *sc = o->sc;
   pd_ir *ir = &sc->ir;
-  uint32_t extra, P = (uint32_t)o->props.len;
-  pd_status st = pd__extras(o, ch, &extra);
+  uint32_t extra, some, P = (uint32_t)o->props.len;
+  pd_status st = pd__extras(o, ch, &extra, &some);
   if (st) return st;
   uint32_t sep = pd_sc_item_sep(sc, o->depth);
+  bool x0 = ch->first_x0 != UINT32_MAX; /* then X0 until the member that meets some_value */
   for (uint32_t n = 0; n <= ch->cap; n++) {
-    pd_ir_rule_define(ir, pd__at(ch, ch->first_f, P, n),
-                      pd_ir_seq2(ir, extra, pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n + 1))));
+    uint32_t f = pd_ir_seq2(ir, extra, pd_ir_ref(ir, pd__at(ch, x0 ? ch->first_x0 : ch->first_x, 0, n + 1)));
+    if (x0) f = pd_ir_alt2(ir, f, pd_ir_seq2(ir, some, pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n + 1))));
+    pd_ir_rule_define(ir, pd__at(ch, ch->first_f, P, n), f);
     pd_ir_rule_define(ir, pd__at(ch, ch->first_t, P, n),
-                      pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n)));
+                      pd_ir_ref(ir, pd__at(ch, x0 ? ch->first_x0 : ch->first_x, 0, n)));
   }
   for (uint32_t i = P; i-- > 0;) {
     const pd__prop *p = &o->props.data[i];
     uint32_t key = pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name),
                                         pd_json_at(&sc->doc, p->name)->n),
              elem;
+    if (o->some_names != PD_JSON_NONE && o->mark == i) o->with = o->some_value;
     if (p->forbidden)
       elem = pd_ir_nothing(ir);
     else if ((st = pd__member(o, key, p->name, &elem)))
       return st;
+    o->with = PD_JSON_NONE;
     for (uint32_t n = 0; n <= ch->cap; n++) {
       bool over = o->max != PD_IR_INF && n >= o->max;
       uint32_t f = over
@@ -670,6 +720,7 @@ static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
 
 /* The empty object is allowed: nothing required and minProperties 0. */
 static bool pd__empty_ok(const pd__obj *o) {
+  if (o->some_names != PD_JSON_NONE) return false; /* some member must be there */
   for (size_t i = 0; i < o->props.len; i++)
     if (o->props.data[i].required) return false;
   return o->min == 0;
@@ -875,13 +926,42 @@ static pd_status pd__one_object(pd__obj *o, uint32_t *node) {
   return pd_sc_ir_status(sc);
 }
 
+/* Whether name is one of some_names' keys (a key that cannot meet it). */
+static bool pd__some_named(const pd__obj *o, uint32_t name) {
+  for (uint32_t k = 0; k < pd_json_len(&o->sc->doc, o->some_names); k++)
+    if (pd__same_name(o->sc, pd_json_mkey(&o->sc->doc, o->some_names, k), name)) return true;
+  return false;
+}
+
+/* The member's negated additionalProperties (schema_not.c), at most one,
+ * where the additional keys are plain (no patterns, no propertyNames). */
+static pd_status pd__some(pd__obj *o) {
+  pd_sc *sc = o->sc;
+  for (size_t i = 0; i < o->c->n; i++) {
+    uint32_t m = pd_sc_member(sc, o->c, i), names = pd_sc_derived_kw(sc, m, PD_SC_SOME_KEY);
+    if (names == PD_JSON_NONE) continue;
+    if (o->some_names != PD_JSON_NONE || o->pat_mode != PD__PAT_NONE ||
+        o->names_schema != PD_JSON_NONE)
+      return pd_sc_unsupported(sc, pd_sc_neg_origin(sc, m), "additionalProperties",
+                               "a negated additionalProperties beside patterns, propertyNames "
+                               "or another one");
+    bool wide;
+    if (sc->opts.any_order && pd__any_order_fits(o, &wide))
+      return pd_sc_unsupported(sc, pd_sc_neg_origin(sc, m), "additionalProperties",
+                               "a negated additionalProperties in any order");
+    o->some_names = names;
+    o->some_value = pd_json_get(&sc->doc, m, PD_SC_SOME_VALUE);
+  }
+  return PD_OK;
+}
+
 #define PD__MAX_DEPS 6u
 
 pd_status pd_sc_object(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node) {
   pd__obj o = {.sc = sc, .c = c, .depth = depth};
   pd_ir *ir = &sc->ir;
   pd_status st;
-  o.names_schema = PD_JSON_NONE;
+  o.names_schema = o.some_names = o.some_value = o.with = PD_JSON_NONE;
   if ((st = pd__unevaluated(&o)) ||
       (st = pd_sc_bound(sc, c, "minProperties", false, &o.min)) ||
       (st = pd_sc_bound(sc, c, "maxProperties", true, &o.max)) || (st = pd__patterns(&o)) ||
@@ -901,13 +981,21 @@ pd_status pd_sc_object(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t 
     if (st) goto out;
     o.deps.len = 0;
   }
+  if ((st = pd__some(&o))) goto out;
   for (size_t i = 0; i < o.props.len; i++) o.props.data[i].base_required = o.props.data[i].required;
   uint32_t acc = pd_ir_nothing(ir);
-  for (uint32_t mask = 0; mask < (1u << o.deps.len) && !st; mask++) {
-    uint32_t one;
-    pd__dep_case(&o, mask);
-    if (!(st = pd__one_object(&o, &one))) acc = pd_ir_alt2(ir, acc, one);
-  }
+  uint32_t marks = o.some_names == PD_JSON_NONE ? 1 : (uint32_t)o.props.len + 1;
+  for (uint32_t mask = 0; mask < (1u << o.deps.len) && !st; mask++)
+    for (o.mark = 0; o.mark < marks && !st; o.mark++) {
+      uint32_t one;
+      pd__dep_case(&o, mask);
+      if (o.some_names != PD_JSON_NONE && o.mark < o.props.len) { /* declared: present, and met */
+        pd__prop *p = &o.props.data[o.mark];
+        if (p->forbidden || pd__some_named(&o, p->name)) continue;
+        p->required = true;
+      }
+      if (!(st = pd__one_object(&o, &one))) acc = pd_ir_alt2(ir, acc, one);
+    }
   *node = acc;
   if (!st) st = pd_sc_ir_status(sc);
 out:

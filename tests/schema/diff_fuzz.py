@@ -17,6 +17,9 @@ exponents under numeric bounds, declared property order, ...).
 With PD_DIFF_ANY_ORDER set, schemas compile with --any-order, some objects
 declare 13 or 14 properties (the wide form: only the required ones tracked),
 and the members of values made towards a schema come in a random order.
+With PD_DIFF_STRICT set, schemas compile with --strict and the validator sees
+them with "additionalProperties": false written where the option implies it
+(a schema with "properties" or "type" that says nothing of it).
 
 usage: diff_fuzz.py PUSHDOWN_BINARY [N_SCHEMAS] [SEED]
 """
@@ -38,6 +41,31 @@ STRS = ["", "a", "ab", "abc", "foo", "bar", "é", "a\"b", "x/y", "\u00e9\u00e9",
 KEYS = ["a", "b", "c", "foo", "é"]
 WIDE_KEYS = KEYS + ["k%d" % i for i in range(9)]
 ANY_ORDER = bool(os.environ.get("PD_DIFF_ANY_ORDER"))
+STRICT = bool(os.environ.get("PD_DIFF_STRICT"))
+
+SUB_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains",
+           "propertyNames", "unevaluatedProperties", "unevaluatedItems")
+SUB_LIST = ("prefixItems", "allOf", "anyOf", "oneOf")
+SUB_MAP = ("properties", "patternProperties", "$defs", "dependentSchemas")
+
+
+def strict_form(s):
+    """The schema as --strict reads it, for the validator."""
+    if not isinstance(s, dict):
+        return s
+    out = dict(s)
+    for k in SUB_ONE:
+        if k in out:
+            out[k] = strict_form(out[k])
+    for k in SUB_LIST:
+        if isinstance(out.get(k), list):
+            out[k] = [strict_form(x) for x in out[k]]
+    for k in SUB_MAP:
+        if isinstance(out.get(k), dict):
+            out[k] = {n: strict_form(x) for n, x in out[k].items()}
+    if ("properties" in out or "type" in out) and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out
 PATTERNS = ["^a", "b$", "^[a-c]*$", "o+", "^.{2}$", "\\d"]
 # patterns may also hold top-level lookarounds (Python's re has them too)
 STRING_PATTERNS = PATTERNS + ["^(?!a)", "o(?!o)", "(?<=b)a", "^(?=.*o)[a-o]{1,3}$", "(?<!a)b$"]
@@ -204,13 +232,13 @@ def run(binary, n_schemas, seed):
                 for t in texts:
                     f.write(json.dumps(t) + "\n")
             cmd = [binary, "check", "--schema", spath, "--batch", bpath]
-            p = subprocess.run(cmd + (["--any-order"] if ANY_ORDER else []),
-                               capture_output=True, text=True)
+            p = subprocess.run(cmd + (["--any-order"] if ANY_ORDER else []) +
+                               (["--strict"] if STRICT else []), capture_output=True, text=True)
             if p.returncode == 2:
                 counts["refused"] += 1
                 continue
             verdicts = p.stdout.split("\n")
-            validator = jsonschema.Draft202012Validator(schema)
+            validator = jsonschema.Draft202012Validator(strict_form(schema) if STRICT else schema)
             for v, t, got in zip(values, texts, verdicts):
                 try:
                     want = validator.is_valid(v)

@@ -281,6 +281,53 @@ static void test_negation(void **state) {
   ACCEPT(nu, "\"ab\"");
   REJECT(nu, "\"a\"");
   pdt_refused("{\"not\":{\"format\":\"hostname\"}}", PD_ERR_UNSUPPORTED, "/not");
+  /* additionalProperties negates to a member whose key the schema does not
+   * declare and whose value it rejects: a declared property of the other
+   * branch or an additional member (declared order) */
+  const char *ap =
+      "{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"d\":{\"const\":\"first\"},"
+      "\"first\":{\"type\":\"boolean\"}},\"additionalProperties\":false},{\"type\":\"object\","
+      "\"properties\":{\"d\":{\"const\":\"second\"},\"second\":{\"type\":\"boolean\"}},"
+      "\"additionalProperties\":false}]}";
+  REJECT(ap, "{}"); /* both */
+  ACCEPT(ap, "{\"d\":\"first\"}");
+  ACCEPT(ap, "{\"d\":\"second\",\"second\":true}");
+  ACCEPT(ap, "{\"first\":true}");
+  ACCEPT(ap, "{\"second\":false}");
+  REJECT(ap, "{\"first\":true,\"second\":true}"); /* neither */
+  REJECT(ap, "{\"x\":1}");
+  const char *apb = "{\"type\":\"object\",\"not\":{\"additionalProperties\":{\"type\":\"integer\"}},"
+                    "\"maxProperties\":2}";
+  REJECT(apb, "{}");
+  REJECT(apb, "{\"a\":1}");
+  ACCEPT(apb, "{\"a\":\"s\"}");
+  ACCEPT(apb, "{\"a\":1,\"b\":\"s\"}");
+  REJECT(apb, "{\"a\":1,\"b\":2}");
+  REJECT(apb, "{\"a\":\"s\",\"b\":\"t\",\"c\":1}"); /* three members */
+  const char *apc = "{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"}},"
+                    "\"not\":{\"properties\":{\"k\":{}},\"additionalProperties\":false}}";
+  REJECT(apc, "{}");
+  REJECT(apc, "{\"k\":\"s\"}");
+  ACCEPT(apc, "{\"k\":\"s\",\"z\":1}");
+  ACCEPT(apc, "{\"z\":1}");
+  pdt_refused("{\"not\":{\"additionalProperties\":false,\"patternProperties\":{\"^a\":{}}}}",
+              PD_ERR_UNSUPPORTED, "/not");
+  /* strict: an object schema silent on additionalProperties is closed, in a
+   * negation too; in any order the negated form is refused */
+  pd_grammar_options so = pdt_opts();
+  so.strict = true;
+  const char *aps = "{\"type\":\"object\",\"not\":{\"type\":\"object\",\"properties\":{\"a\":{}}},"
+                    "\"additionalProperties\":true}";
+  assert_true(pdt_accepts_o(aps, &so, "{\"b\":1}"));
+  assert_false(pdt_accepts_o(aps, &so, "{\"a\":1}"));
+  pdt_refused(aps, PD_ERR_SEMANTIC, "no string"); /* open without strict: every object passes it */
+  pd_grammar_options ao = pdt_opts();
+  ao.any_order = true;
+  pd_grammar *gr = NULL;
+  pd_error err;
+  assert_int_equal(pd_grammar_compile_json_schema(ap, strlen(ap), NULL, &ao, &gr, &err),
+                   PD_ERR_UNSUPPORTED);
+  assert_non_null(strstr(err.message, "additionalProperties"));
   /* a recursive schema's negation would be recursive: refused, not a stack
    * overflow (through properties, through items, and along two paths) */
   pdt_refused("{\"$defs\":{\"n\":{\"properties\":{\"c\":{\"$ref\":\"#/$defs/n\"}},"
