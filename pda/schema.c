@@ -80,6 +80,7 @@ static const pd__kw pd__keywords[] = {
     {PD_SC_NOT_FORMAT, PD_SC_STR, PD__KW_ENFORCED},
     {PD_SC_SOME_KEY, PD_SC_OBJ, PD__KW_ENFORCED},
     {PD_SC_SOME_VALUE, PD_SC_OBJ, PD__KW_ENFORCED},
+    {PD_SC_NEG_OF, PD_SC_ALL, PD__KW_ENFORCED},
     {"$recursiveRef", PD_SC_ALL, PD__KW_REFUSED},
 };
 
@@ -442,6 +443,12 @@ static pd_status pd__flatten(pd_sc *sc, size_t off, size_t n, size_t *out_off, b
       return st;
     uint32_t inner = pd__double_negation(sc, s);
     if (inner != PD_JSON_NONE && (st = pd__add(sc, base, PD_SC_ENTRY(inner, 0)))) return st;
+    if ((ref = pd_sc_derived_kw(sc, s, PD_SC_NEG_OF)) != PD_JSON_NONE) { /* a recursive negation */
+      uint32_t target = pd_sc_neg_target(sc, ref);
+      if (target == PD_JSON_NONE)
+        return pd__fail(sc->err, PD_ERR_INTERNAL, "a negation refers to one never made");
+      if ((st = pd__add(sc, base, PD_SC_ENTRY(target, 0)))) return st;
+    }
   }
   /* keep only object members: booleans are decided above */
   size_t w = base;
@@ -986,6 +993,15 @@ static pd_status pd__value_meets_all(pd_sc *sc, const pd_sc_conj *c, uint32_t v,
       }
       *ok = *ok && r == PD_SC_YES;
     }
+    pd_sc_verdict r;
+    pd_status st = t == PD_SC_OBJ ? pd_sc_value_closed(sc, v, s, &r) : PD_OK;
+    if (st) return st;
+    if (t == PD_SC_OBJ && r == PD_SC_UNKNOWN) {
+      *refuse = s;
+      *ok = false;
+      return PD_OK;
+    }
+    *ok = *ok && (t != PD_SC_OBJ || r == PD_SC_YES);
   }
   return PD_OK;
 }

@@ -147,6 +147,9 @@ uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n);
  * object node) and whose value the schema of PD_SC_SOME_VALUE takes */
 #define PD_SC_SOME_KEY "$pd:someKeyNotIn"
 #define PD_SC_SOME_VALUE "$pd:someValue"
+/* the negation of the schema node whose id is the value, made once that
+ * negation is done: where a recursive schema meets itself inside it */
+#define PD_SC_NEG_OF "$pd:negationOf"
 static inline bool pd_sc_derived(const pd_sc *sc, uint32_t node) {
   return node != PD_JSON_NONE && node >= sc->n_parsed;
 }
@@ -172,6 +175,9 @@ pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, s
 /* The keyword value derived schema m was made from (a refusal points there),
  * or m itself. */
 uint32_t pd_sc_neg_origin(const pd_sc *sc, uint32_t m);
+/* The negation that PD_SC_NEG_OF value v stands for, or PD_JSON_NONE when
+ * that negation was never completed. */
+uint32_t pd_sc_neg_target(const pd_sc *sc, uint32_t v);
 
 /* The values schema s allows when it is a finite set given by const / enum /
  * a type of null and booleans (with type filtering; annotations ignored):
@@ -219,6 +225,9 @@ typedef enum pd_sc_verdict { PD_SC_NO, PD_SC_YES, PD_SC_UNKNOWN } pd_sc_verdict;
  * additionalItems, items after prefixItems, draft-04 exclusive bounds). */
 pd_status pd_sc_value_kw(pd_sc *sc, uint32_t v, uint32_t s, const char *name, uint32_t x,
                          pd_sc_verdict *out);
+/* Whether object v meets the closure --strict gives schema s (PD_SC_YES when
+ * the option or the closure does not apply). */
+pd_status pd_sc_value_closed(pd_sc *sc, uint32_t v, uint32_t s, pd_sc_verdict *out);
 
 /* ---- schema_ref.c: $ref targets */
 /* *target = the schema node $ref (node ref, in schema) names; PD_JSON_NONE

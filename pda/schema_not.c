@@ -298,9 +298,15 @@ static pd_status pd__neg_schema(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) 
       return PD_OK;
     }
   /* a schema met again inside its own negation (a recursive one): its
-   * negation would be recursive too, which is not made here */
+   * negation is recursive too, and refers to itself there by S */
   for (size_t i = 0; i < sc->negating.len; i++)
-    if (sc->negating.data[i] == S) return *ok = false, PD_OK;
+    if (sc->negating.data[i] == S) {
+      char id[16];
+      int len = snprintf(id, sizeof id, "%u", S);
+      uint32_t v = pd_json_add(&sc->doc, PD_JSON_NUMBER, id, (size_t)len, NULL, 0);
+      *out = v == PD_JSON_NONE ? PD_JSON_NONE : pd__object(sc, (const char *const[]){PD_SC_NEG_OF}, &v, 1);
+      return *out == PD_JSON_NONE ? pd__nomem(sc->err) : PD_OK;
+    }
   if (!pd_array_push(sc->ir.alloc, &sc->negating, S)) return pd__nomem(sc->err);
   pd__lit lits[PD__MAX_LITS];
   size_t n;
@@ -708,6 +714,18 @@ bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size
     vals[(*n)++] = v;
   }
   return true;
+}
+
+uint32_t pd_sc_neg_target(const pd_sc *sc, uint32_t v) {
+  const pd_json_node *n = pd_json_at(&sc->doc, v);
+  char id[16];
+  if (n->kind != PD_JSON_NUMBER || n->n >= sizeof id) return PD_JSON_NONE;
+  memcpy(id, pd_json_str(&sc->doc, v), n->n);
+  id[n->n] = 0;
+  uint32_t S = (uint32_t)strtoul(id, NULL, 10);
+  for (size_t i = 0; i + 1 < sc->negsch.len; i += 2)
+    if (sc->negsch.data[i] == S) return sc->negsch.data[i + 1];
+  return PD_JSON_NONE;
 }
 
 uint32_t pd_sc_neg_origin(const pd_sc *sc, uint32_t m) {

@@ -385,6 +385,32 @@ static pd_status pd__kw(pd__val *c, uint32_t v, uint32_t s, const char *name, ui
   return PD_OK;
 }
 
+/* --strict: schema s silent on additionalProperties (with properties or a
+ * type) closes its objects, as the compiler does: v's keys must be declared
+ * or matched. PD_SC_YES where that does not apply. */
+static pd_status pd__strict_closed(pd__val *c, uint32_t v, uint32_t s, pd_sc_verdict *out) {
+  pd_sc *sc = c->sc;
+  const pd_json_doc *d = &sc->doc;
+  *out = PD_SC_YES;
+  if (!sc->opts.strict || pd__type(sc, v) != PD_SC_OBJ ||
+      pd_json_get(d, s, "additionalProperties") != PD_JSON_NONE ||
+      (pd_json_get(d, s, "properties") == PD_JSON_NONE && pd_json_get(d, s, "type") == PD_JSON_NONE))
+    return PD_OK;
+  if (pd__has_nul_key(sc, v)) return *out = PD_SC_UNKNOWN, PD_OK;
+  for (uint32_t i = 0; i < pd_json_len(d, v) && *out != PD_SC_NO; i++) {
+    pd_sc_verdict named;
+    pd_status st = pd__covered(c, s, pd_json_mkey(d, v, i), &named);
+    if (st) return st;
+    *out = pd__and(*out, named);
+  }
+  return PD_OK;
+}
+
+pd_status pd_sc_value_closed(pd_sc *sc, uint32_t v, uint32_t s, pd_sc_verdict *out) {
+  pd__val c = {sc, 0};
+  return pd__strict_closed(&c, v, s, out);
+}
+
 /* Every assertion of schema s on v (draft-07 and before: a $ref alone). */
 static pd_status pd__schema(pd__val *c, uint32_t v, uint32_t s, int depth, pd_sc_verdict *out) {
   pd_sc *sc = c->sc;
@@ -404,7 +430,11 @@ static pd_status pd__schema(pd__val *c, uint32_t v, uint32_t s, int depth, pd_sc
     if (st) return st;
     *out = pd__and(*out, r);
   }
-  return PD_OK;
+  if (*out == PD_SC_NO) return PD_OK;
+  pd_sc_verdict closed;
+  pd_status st = pd__strict_closed(c, v, s, &closed);
+  *out = pd__and(*out, closed);
+  return st;
 }
 
 pd_status pd_sc_value_kw(pd_sc *sc, uint32_t v, uint32_t s, const char *name, uint32_t x,

@@ -328,18 +328,30 @@ static void test_negation(void **state) {
   assert_int_equal(pd_grammar_compile_json_schema(ap, strlen(ap), NULL, &ao, &gr, &err),
                    PD_ERR_UNSUPPORTED);
   assert_non_null(strstr(err.message, "additionalProperties"));
-  /* a recursive schema's negation would be recursive: refused, not a stack
-   * overflow (through properties, through items, and along two paths) */
-  pdt_refused("{\"$defs\":{\"n\":{\"properties\":{\"c\":{\"$ref\":\"#/$defs/n\"}},"
-              "\"required\":[\"c\"]}},\"not\":{\"$ref\":\"#/$defs/n\"}}",
-              PD_ERR_UNSUPPORTED, "/not");
-  pdt_refused("{\"$defs\":{\"n\":{\"items\":{\"$ref\":\"#/$defs/n\"},\"minItems\":1}},"
-              "\"not\":{\"$ref\":\"#/$defs/n\"}}",
-              PD_ERR_UNSUPPORTED, "/not");
-  pdt_refused("{\"$defs\":{\"n\":{\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"},\"b\":"
-              "{\"$ref\":\"#/$defs/n\"},\"c\":{\"type\":\"integer\"}}}},\"oneOf\":[{\"$ref\":"
-              "\"#/$defs/n\"},{\"required\":[\"x\"]}]}",
-              PD_ERR_UNSUPPORTED, "/oneOf");
+  /* a recursive schema's negation is recursive: where the schema meets itself
+   * inside its negation, the negation refers to itself (it recursed until the
+   * stack overflowed before); through properties, items, and along two paths */
+  const char *rp = "{\"$defs\":{\"n\":{\"properties\":{\"c\":{\"$ref\":\"#/$defs/n\"}},"
+                   "\"required\":[\"c\"]}},\"not\":{\"$ref\":\"#/$defs/n\"}}";
+  ACCEPT(rp, "{}");
+  ACCEPT(rp, "{\"c\":{}}");
+  ACCEPT(rp, "{\"c\":{\"c\":{\"c\":{}}}}");
+  REJECT(rp, "{\"c\":{\"c\":1}}");
+  REJECT(rp, "[]"); /* n holds for a non-object */
+  const char *ri = "{\"$defs\":{\"n\":{\"items\":{\"$ref\":\"#/$defs/n\"},\"minItems\":1}},"
+                   "\"not\":{\"$ref\":\"#/$defs/n\"}}";
+  ACCEPT(ri, "[]");
+  ACCEPT(ri, "[[[]],[3]]");
+  REJECT(ri, "[3]");
+  REJECT(ri, "[[3],[true]]");
+  REJECT(ri, "{}");
+  const char *r2 = "{\"$defs\":{\"n\":{\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"},\"b\":"
+                   "{\"$ref\":\"#/$defs/n\"},\"c\":{\"type\":\"integer\"}}}},\"oneOf\":[{\"$ref\":"
+                   "\"#/$defs/n\"},{\"required\":[\"x\"]}]}";
+  ACCEPT(r2, "{\"a\":{\"b\":{}}}");
+  REJECT(r2, "{\"a\":{},\"x\":1}");               /* both */
+  ACCEPT(r2, "{\"a\":{\"b\":{\"c\":\"s\"}},\"x\":1}"); /* the second alone */
+  REJECT(r2, "{\"a\":{\"b\":{\"c\":\"s\"}}}");        /* neither */
   /* items beside prefixItems: the elements past the prefix have no keyword */
   pdt_refused("{\"not\":{\"prefixItems\":[true],\"items\":{\"type\":\"integer\"}}}",
               PD_ERR_UNSUPPORTED, "/not");

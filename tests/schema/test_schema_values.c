@@ -131,6 +131,18 @@ static void test_values_against_siblings(void **state) {
   pdt_refused("{\"multipleOf\":12345678901,\"enum\":[3,4]}", PD_ERR_UNSUPPORTED, "enum");
   pdt_refused("{\"properties\":{\"a\":{\"unevaluatedProperties\":false}},\"enum\":[{\"a\":{}}]}",
               PD_ERR_UNSUPPORTED, "enum");
+  /* --strict closes a schema silent on additionalProperties for its listed
+   * values too (found by the strict differential run: {"c":1} was kept) */
+  pd_grammar_options so = pdt_opts();
+  so.strict = true;
+  const char *se = "{\"type\":\"object\",\"properties\":{\"b\":{\"type\":\"object\","
+                   "\"properties\":{\"foo\":{}},\"enum\":[{\"foo\":3},{\"c\":1}]}}}";
+  if (!pdt_accepts_o(se, &so, "{\"b\":{\"foo\":3}}")) fail_msg("strict enum: declared key");
+  if (pdt_accepts_o(se, &so, "{\"b\":{\"c\":1}}")) fail_msg("strict enum: undeclared key");
+  ACCEPT(se, "{\"b\":{\"c\":1}}"); /* without strict the object is open */
+  const char *sn = "{\"type\":\"object\",\"properties\":{\"b\":{\"properties\":{\"x\":{\"type\":"
+                   "\"object\"}},\"const\":{\"x\":{\"y\":1}}}}}";
+  if (pdt_accepts_o(sn, &so, "{\"b\":{\"x\":{\"y\":1}}}")) fail_msg("strict const: nested");
 }
 
 /* Long lists stay flat: an enum of 5,000 values, an object of 3,000 declared
