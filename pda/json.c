@@ -322,6 +322,9 @@ uint32_t pd_json_add(pd_json_doc *doc, pd_json_kind kind, const void *bytes, siz
   uint32_t id = (uint32_t)doc->nodes.len - 1;
   for (uint32_t i = 0; i < n_kids; i++) {
     pd_json_node *k = &doc->nodes.data[kids[i]];
+    /* a node placed in a second container keeps its first: the parents of a
+     * schema say which resource its relative "$ref"s resolve in */
+    if (k->parent != PD_JSON_NONE) continue;
     k->parent = id;
     k->key = kind == PD_JSON_OBJECT ? (i % 2 ? kids[i - 1] : PD_JSON_NONE) : i;
   }

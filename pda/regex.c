@@ -18,9 +18,10 @@
  * lookaheads. A lookahead (?=X) cuts the rest of the input from its position
  * to X any*, (?!X) takes X any* away from it; a lookbehind cuts the input up
  * to its position to any* X. A `$` in a lookahead's X (a `^` in a
- * lookbehind's) makes that match the whole rest (the whole input so far). An alternative with lookarounds is written as
- * such products (PD_IR_AND, PD_IR_DIFF) over the whole input and joins the
- * pattern's other alternatives after assembly (see pd__look_alternative).
+ * lookbehind's) makes that match the whole rest (the whole input so far).
+ * An alternative with lookarounds is written as such products (PD_IR_AND,
+ * PD_IR_DIFF) over the whole input, and joins the pattern's other
+ * alternatives after assembly (pd__look_whole).
  */
 #include "regex.h"
 
@@ -809,7 +810,8 @@ static bool pd__look_parse(pd__rx *rx, pd__look *lk) {
   if (!pd__quantifier(rx, &q, &min, &max)) return false;
   if (q) return pd__unsupported(rx, at, "a repeated lookaround");
   if (x.part[3] != PD__VOID || x.part[lk->behind ? 1 : 2] != PD__VOID)
-    return pd__unsupported(rx, open, lk->behind ? "a `$` inside a lookbehind" : "a `^` inside a lookahead");
+    return pd__unsupported(rx, open,
+                           lk->behind ? "a `$` inside a lookbehind" : "a `^` inside a lookahead");
   lk->node = x.part[0];
   lk->edge = x.part[lk->behind ? 2 : 1];
   return true;
@@ -894,7 +896,7 @@ static bool pd__alternative(pd__rx *rx, pd__lang *out) {
   PD_ARRAY(pd__lang) seg = {0};
   PD_ARRAY(pd__look) look = {0};
   const pd_allocator *al = rx->ir->alloc;
-  bool ok = pd_array_push(al, &seg, *out);
+  bool ok = pd_array_push(al, &seg, *out) || pd__err(rx, PD_ERR_NOMEM, rx->pos, "out of memory");
   while (ok && pd__at_look(rx)) {
     pd__look lk;
     pd__lang s;
@@ -1603,7 +1605,8 @@ static uint32_t pd__nproduct(pd__nfa *n, const pd_ir_node *nd, uint32_t in, int 
         pd__nedge_add(n, base + q, d.edges.data[3 * k], d.edges.data[3 * k + 1],
                       base + d.edges.data[3 * k + 2]);
       uint32_t lab = d.label.data[q];
-      if (diff ? (lab & 1) && !(lab & 2) : (lab & 3) == 3) pd__nedge_add(n, base + q, PD__EPS, 0, out);
+      if (diff ? (lab & 1) && !(lab & 2) : (lab & 3) == 3)
+        pd__nedge_add(n, base + q, PD__EPS, 0, out);
     }
   }
   if (st == PD_ERR_NOMEM) n->oom = true;

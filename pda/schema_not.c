@@ -304,7 +304,8 @@ static pd_status pd__neg_schema(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) 
       char id[16];
       int len = snprintf(id, sizeof id, "%u", S);
       uint32_t v = pd_json_add(&sc->doc, PD_JSON_NUMBER, id, (size_t)len, NULL, 0);
-      *out = v == PD_JSON_NONE ? PD_JSON_NONE : pd__object(sc, (const char *const[]){PD_SC_NEG_OF}, &v, 1);
+      *out = v == PD_JSON_NONE ? PD_JSON_NONE
+                               : pd__object(sc, (const char *const[]){PD_SC_NEG_OF}, &v, 1);
       return *out == PD_JSON_NONE ? pd__nomem(sc->err) : PD_OK;
     }
   if (!pd_array_push(sc->ir.alloc, &sc->negating, S)) return pd__nomem(sc->err);
@@ -347,7 +348,8 @@ static pd_status pd__neg_all(pd_sc *sc, uint32_t arr, uint32_t *out, bool *ok) {
     if (st || !*ok) return st;
   }
   uint32_t list = pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, negs, n);
-  *out = list == PD_JSON_NONE ? PD_JSON_NONE : pd__object(sc, (const char *const[]){"allOf"}, &list, 1);
+  *out = list == PD_JSON_NONE ? PD_JSON_NONE
+                              : pd__object(sc, (const char *const[]){"allOf"}, &list, 1);
   return *out == PD_JSON_NONE ? pd__nomem(sc->err) : PD_OK;
 }
 
@@ -373,8 +375,9 @@ static pd_status pd__negate_comb(pd_sc *sc, const char *name, uint32_t v, pd__li
     for (uint32_t j = i + 1; j < b; j++) {
       uint32_t two[2] = {pd_json_elem(&sc->doc, v, i), pd_json_elem(&sc->doc, v, j)};
       uint32_t list = pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, two, 2);
-      uint32_t both =
-          list == PD_JSON_NONE ? PD_JSON_NONE : pd__object(sc, (const char *const[]){"allOf"}, &list, 1);
+      uint32_t both = list == PD_JSON_NONE
+                          ? PD_JSON_NONE
+                          : pd__object(sc, (const char *const[]){"allOf"}, &list, 1);
       if (both == PD_JSON_NONE) return pd__nomem(sc->err);
       lits[(*n)++] = (pd__lit){both, PD_SC_ALL};
     }
@@ -476,6 +479,23 @@ static pd_status pd__neg_multiple(pd_sc *sc, uint32_t v, pd__lit *lits, size_t *
   return PD_OK;
 }
 
+/* {kw: v} (a derived string keyword, v a string node copied), made once per
+ * v, as a way strings fail. */
+static pd_status pd__string_lit(pd_sc *sc, const char *kw, uint32_t v, pd__lit *lits, size_t *n,
+                                bool *ok) {
+  uint32_t lit;
+  if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
+  if (!pd__negs_find(sc, v, &lit)) {
+    uint32_t copy = pd__copy_string(sc, v);
+    lit = pd__object(sc, (const char *const[]){kw}, &copy, 1);
+    if (lit == PD_JSON_NONE) return pd__nomem(sc->err);
+    pd_status st = pd__negs_put(sc, v, lit);
+    if (st) return st;
+  }
+  lits[(*n)++] = (pd__lit){lit, PD_SC_STR};
+  return PD_OK;
+}
+
 /* The literals of keyword name (value v) of a negatable schema. */
 static pd_status pd__negate_kw(pd_sc *sc, const char *name, uint32_t v, pd__lit *lits, size_t *n,
                                bool *ok) {
@@ -504,31 +524,14 @@ static pd_status pd__negate_kw(pd_sc *sc, const char *name, uint32_t v, pd__lit 
   if (strcmp(name, "const") == 0 || strcmp(name, "enum") == 0)
     return pd__negate_values(sc, v, strcmp(name, "const") == 0, lits, n, ok);
   if (strcmp(name, "pattern") == 0) { /* the strings it does not match */
-    uint32_t lit;
-    if (pd_json_at(&sc->doc, v)->kind != PD_JSON_STRING || *n >= PD__MAX_LITS)
-      return *ok = false, PD_OK;
-    if (!pd__negs_find(sc, v, &lit)) {
-      uint32_t copy = pd__copy_string(sc, v);
-      lit = pd__object(sc, (const char *const[]){PD_SC_NOT_PATTERN}, &copy, 1);
-      if (lit == PD_JSON_NONE) return pd__nomem(sc->err);
-      if ((st = pd__negs_put(sc, v, lit))) return st;
-    }
-    lits[(*n)++] = (pd__lit){lit, PD_SC_STR};
-    return PD_OK;
+    if (pd_json_at(&sc->doc, v)->kind != PD_JSON_STRING) return *ok = false, PD_OK;
+    return pd__string_lit(sc, PD_SC_NOT_PATTERN, v, lits, n, ok);
   }
   if (strcmp(name, "format") == 0) { /* the strings it does not take, where a regex decides */
-    uint32_t lit;
     int kind = pd_sc_format_kind(sc, v);
     if (kind == 0) return PD_OK; /* an annotation: nothing fails it */
-    if (kind != 1 || *n >= PD__MAX_LITS) return *ok = false, PD_OK;
-    if (!pd__negs_find(sc, v, &lit)) {
-      uint32_t copy = pd__copy_string(sc, v);
-      lit = pd__object(sc, (const char *const[]){PD_SC_NOT_FORMAT}, &copy, 1);
-      if (lit == PD_JSON_NONE) return pd__nomem(sc->err);
-      if ((st = pd__negs_put(sc, v, lit))) return st;
-    }
-    lits[(*n)++] = (pd__lit){lit, PD_SC_STR};
-    return PD_OK;
+    if (kind != 1) return *ok = false, PD_OK;
+    return pd__string_lit(sc, PD_SC_NOT_FORMAT, v, lits, n, ok);
   }
   if (strcmp(name, "multipleOf") == 0) /* the numbers that are not multiples */
     return pd__neg_multiple(sc, v, lits, n, ok);

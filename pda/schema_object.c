@@ -490,7 +490,8 @@ static uint32_t pd__at(const pd__chain *ch, uint32_t base, uint32_t i, uint32_t 
 static pd_status pd__rules(pd__obj *o, pd__chain *ch) {
   pd_ir *ir = &o->sc->ir;
   size_t p = o->props.len, per = (size_t)ch->cap + 1;
-  if (ir->rules.len + (2 * (p + 1) + 1) * per > o->sc->opts.max_rules)
+  bool x0 = o->some_names != PD_JSON_NONE && o->mark == p; /* the X0 rules too */
+  if (ir->rules.len + (2 * (p + 1) + 1 + x0) * per > o->sc->opts.max_rules)
     return pd__fail(o->sc->err, PD_ERR_LIMIT, "object needs more than %u rules",
                     o->sc->opts.max_rules);
   ch->first_f = (uint32_t)ir->rules.len;
@@ -500,7 +501,7 @@ static pd_status pd__rules(pd__obj *o, pd__chain *ch) {
   ch->first_x = (uint32_t)ir->rules.len;
   for (size_t k = 0; k < per; k++) pd_ir_rule_fresh(ir, "ox");
   ch->first_x0 = UINT32_MAX;
-  if (o->some_names != PD_JSON_NONE && o->mark == p) {
+  if (x0) {
     ch->first_x0 = (uint32_t)ir->rules.len;
     for (size_t k = 0; k < per; k++) pd_ir_rule_fresh(ir, "ox");
   }
@@ -563,11 +564,12 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
   uint32_t sep = pd_sc_item_sep(sc, o->depth);
   bool x0 = ch->first_x0 != UINT32_MAX; /* then X0 until the member that meets some_value */
   for (uint32_t n = 0; n <= ch->cap; n++) {
-    uint32_t f = pd_ir_seq2(ir, extra, pd_ir_ref(ir, pd__at(ch, x0 ? ch->first_x0 : ch->first_x, 0, n + 1)));
-    if (x0) f = pd_ir_alt2(ir, f, pd_ir_seq2(ir, some, pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n + 1))));
+    uint32_t xs = x0 ? ch->first_x0 : ch->first_x;
+    uint32_t f = pd_ir_seq2(ir, extra, pd_ir_ref(ir, pd__at(ch, xs, 0, n + 1)));
+    if (x0) /* or the member that meets it, then plain additional ones */
+      f = pd_ir_alt2(ir, f, pd_ir_seq2(ir, some, pd_ir_ref(ir, pd__at(ch, ch->first_x, 0, n + 1))));
     pd_ir_rule_define(ir, pd__at(ch, ch->first_f, P, n), f);
-    pd_ir_rule_define(ir, pd__at(ch, ch->first_t, P, n),
-                      pd_ir_ref(ir, pd__at(ch, x0 ? ch->first_x0 : ch->first_x, 0, n)));
+    pd_ir_rule_define(ir, pd__at(ch, ch->first_t, P, n), pd_ir_ref(ir, pd__at(ch, xs, 0, n)));
   }
   for (uint32_t i = P; i-- > 0;) {
     const pd__prop *p = &o->props.data[i];

@@ -328,6 +328,15 @@ static void test_negation(void **state) {
   assert_int_equal(pd_grammar_compile_json_schema(ap, strlen(ap), NULL, &ao, &gr, &err),
                    PD_ERR_UNSUPPORTED);
   assert_non_null(strstr(err.message, "additionalProperties"));
+  /* a branch placed in a derived schema still resolves its "$ref" in its own
+   * resource (it took the root's "#/$defs/s", an integer, before) */
+  const char *rr = "{\"$defs\":{\"s\":{\"type\":\"integer\"},\"r\":{\"$id\":\"http://x.test/r.json\","
+                   "\"$defs\":{\"s\":{\"type\":\"string\"}},\"not\":{\"oneOf\":[{\"properties\":"
+                   "{\"a\":{\"$ref\":\"#/$defs/s\"}}},{\"required\":[\"a\"]}]}}},"
+                   "\"$ref\":\"http://x.test/r.json\"}";
+  ACCEPT(rr, "{\"a\":\"x\"}");
+  REJECT(rr, "{\"a\":1}");
+  REJECT(rr, "{}");
   /* a recursive schema's negation is recursive: where the schema meets itself
    * inside its negation, the negation refers to itself (it recursed until the
    * stack overflowed before); through properties, items, and along two paths */
