@@ -147,6 +147,10 @@ uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n);
  * object node) and whose value the schema of PD_SC_SOME_VALUE takes */
 #define PD_SC_SOME_KEY "$pd:someKeyNotIn"
 #define PD_SC_SOME_VALUE "$pd:someValue"
+/* beside PD_SC_SOME_KEY: the member's key also matches this pattern, or none
+ * of these patterns (an array) */
+#define PD_SC_SOME_PATTERN "$pd:someKeyMatching"
+#define PD_SC_SOME_NOT_MATCHING "$pd:someKeyMatchingNone"
 /* the negation of the schema node whose id is the value, made once that
  * negation is done: where a recursive schema meets itself inside it */
 #define PD_SC_NEG_OF "$pd:negationOf"

@@ -439,11 +439,13 @@ static pd_status pd__neg_items(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) {
   return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, S, *out);
 }
 
-/* The way an object fails "additionalProperties" value S of schema s (no
- * patternProperties beside it): a member whose key s does not declare has a
- * value S rejects (any value when S is false). Made once per S. */
+/* The way an object fails "additionalProperties" value S of schema s: a
+ * member whose key s neither declares nor matches by one of its
+ * patternProperties has a value S rejects (any value when S is false). Made
+ * once per S. */
 static pd_status pd__neg_additional(pd_sc *sc, uint32_t s, uint32_t S, uint32_t *out, bool *ok) {
   uint32_t neg, props = pd_json_get(&sc->doc, s, "properties");
+  uint32_t pp = pd_json_get(&sc->doc, s, "patternProperties"), pats = PD_JSON_NONE;
   if (pd__negs_find(sc, S, out)) return PD_OK;
   pd_status st = PD_OK;
   if (pd_json_at(&sc->doc, S)->kind == PD_JSON_FALSE)
@@ -451,9 +453,40 @@ static pd_status pd__neg_additional(pd_sc *sc, uint32_t s, uint32_t S, uint32_t 
   else if ((st = pd__neg_schema(sc, S, &neg, ok)) || !*ok)
     return st;
   if (props == PD_JSON_NONE) props = pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, NULL, 0);
+  if (pp != PD_JSON_NONE) { /* the patterns, copied: the keys of an object node */
+    uint32_t n_pp = pd_json_at(&sc->doc, pp)->kind == PD_JSON_OBJECT ? pd_json_len(&sc->doc, pp) : 0;
+    uint32_t *copies = pd__malloc(sc->ir.alloc, (n_pp + 1) * sizeof *copies);
+    if (!copies) return pd__nomem(sc->err);
+    bool fine = true;
+    for (uint32_t k = 0; k < n_pp; k++)
+      fine = (copies[k] = pd__copy_string(sc, pd_json_mkey(&sc->doc, pp, k))) != PD_JSON_NONE && fine;
+    pats = fine ? pd_json_add(&sc->doc, PD_JSON_ARRAY, NULL, 0, copies, n_pp) : PD_JSON_NONE;
+    pd__free(sc->ir.alloc, copies);
+    if (pats == PD_JSON_NONE) return pd__nomem(sc->err);
+  }
   if (neg == PD_JSON_NONE || props == PD_JSON_NONE) return pd__nomem(sc->err);
-  *out = pd__object(sc, (const char *const[]){PD_SC_SOME_KEY, PD_SC_SOME_VALUE},
-                    (uint32_t[]){props, neg}, 2);
+  *out = pats == PD_JSON_NONE
+             ? pd__object(sc, (const char *const[]){PD_SC_SOME_KEY, PD_SC_SOME_VALUE},
+                          (uint32_t[]){props, neg}, 2)
+             : pd__object(sc, (const char *const[]){PD_SC_SOME_KEY, PD_SC_SOME_VALUE,
+                                                   PD_SC_SOME_NOT_MATCHING},
+                          (uint32_t[]){props, neg, pats}, 3);
+  return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, S, *out);
+}
+
+/* The way an object fails pattern k of "patternProperties" value v: a member
+ * whose key the pattern matches has a value its schema rejects. Made once
+ * per schema node. */
+static pd_status pd__neg_pattern(pd_sc *sc, uint32_t v, uint32_t k, uint32_t *out, bool *ok) {
+  uint32_t S = pd_json_mval(&sc->doc, v, k), neg;
+  if (pd__negs_find(sc, S, out)) return PD_OK;
+  pd_status st = pd__neg_schema(sc, S, &neg, ok);
+  if (st || !*ok) return st;
+  uint32_t none = pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, NULL, 0);
+  uint32_t pat = pd__copy_string(sc, pd_json_mkey(&sc->doc, v, k));
+  if (none == PD_JSON_NONE || pat == PD_JSON_NONE) return pd__nomem(sc->err);
+  *out = pd__object(sc, (const char *const[]){PD_SC_SOME_KEY, PD_SC_SOME_VALUE, PD_SC_SOME_PATTERN},
+                    (uint32_t[]){none, neg, pat}, 3);
   return *out == PD_JSON_NONE ? pd__nomem(sc->err) : pd__negs_put(sc, S, *out);
 }
 
@@ -624,12 +657,25 @@ static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit 
     if (strcmp(name, "additionalProperties") == 0) {
       uint32_t lit = PD_JSON_NONE;
       if (pd_sc_trivial_schema(sc, v)) continue; /* asserts nothing */
-      if (pd_json_get(&sc->doc, s, "patternProperties") != PD_JSON_NONE || *n >= PD__MAX_LITS) {
-        *ok = false; /* a key no pattern matches: not said by a keyword here */
+      if (*n >= PD__MAX_LITS) {
+        *ok = false;
         continue;
       }
       if ((st = pd__neg_additional(sc, s, v, &lit, ok)) || !*ok) return st;
       lits[(*n)++] = (pd__lit){lit, PD_SC_OBJ};
+      continue;
+    }
+    if (strcmp(name, "patternProperties") == 0 && pd_json_at(&sc->doc, v)->kind == PD_JSON_OBJECT) {
+      for (uint32_t k = 0; k < pd_json_len(&sc->doc, v) && *ok; k++) {
+        uint32_t lit = PD_JSON_NONE;
+        if (pd_sc_trivial_schema(sc, pd_json_mval(&sc->doc, v, k))) continue;
+        if (*n >= PD__MAX_LITS) {
+          *ok = false;
+          break;
+        }
+        if ((st = pd__neg_pattern(sc, v, k, &lit, ok)) || !*ok) return st;
+        lits[(*n)++] = (pd__lit){lit, PD_SC_OBJ};
+      }
       continue;
     }
     if (strcmp(name, "items") == 0 && pd_json_get(&sc->doc, s, "prefixItems") != PD_JSON_NONE) {
@@ -655,8 +701,7 @@ static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit 
     uint32_t lit, closed = pd_json_add(&sc->doc, PD_JSON_FALSE, NULL, 0, NULL, 0);
     pd_status st;
     if (closed == PD_JSON_NONE) return pd__nomem(sc->err);
-    if (pd_json_get(&sc->doc, s, "patternProperties") != PD_JSON_NONE || *n >= PD__MAX_LITS)
-      return *ok = false, PD_OK;
+    if (*n >= PD__MAX_LITS) return *ok = false, PD_OK;
     if ((st = pd__neg_additional(sc, s, closed, &lit, ok)) || !*ok) return st;
     lits[(*n)++] = (pd__lit){lit, PD_SC_OBJ};
   }

@@ -69,6 +69,7 @@ typedef struct pd__obj {
    * cases: declared property `mark` carries it, or (mark = props.len) an
    * additional member does */
   uint32_t some_names, some_value;
+  uint32_t some_pattern, some_none; /* the key matches this pattern / none of these (or NONE) */
   uint32_t mark;
   uint32_t with; /* a schema the next member's value meets as well, or NONE */
 } pd__obj;
@@ -519,10 +520,17 @@ static pd_status pd__some_member(pd__obj *o, uint32_t *node) {
   for (size_t i = 0; i < o->props.len; i++) names[i] = o->props.data[i].name;
   for (uint32_t k = 0; k < n_some; k++)
     names[o->props.len + k] = pd_json_mkey(&sc->doc, o->some_names, k);
-  uint32_t key = pd_sc_string_not_in(sc, names, n);
+  uint32_t key = pd_sc_string_not_in(sc, names, n), p;
   pd__free(sc->ir.alloc, names);
+  pd_status st = pd_sc_ir_status(sc);
+  if (!st && o->some_pattern != PD_JSON_NONE && !(st = pd_sc_pattern_key(sc, o->some_pattern, &p)))
+    key = pd_ir_and(&sc->ir, key, p);
+  for (uint32_t k = 0; !st && o->some_none != PD_JSON_NONE && k < pd_json_len(&sc->doc, o->some_none);
+       k++)
+    if (!(st = pd_sc_pattern_key(sc, pd_json_elem(&sc->doc, o->some_none, k), &p)))
+      key = pd_ir_diff(&sc->ir, key, p);
   o->with = o->some_value;
-  pd_status st = pd_sc_ir_status(sc) ? pd_sc_ir_status(sc) : pd__member(o, key, PD_JSON_NONE, node);
+  if (!st) st = pd_sc_ir_status(sc) ? pd_sc_ir_status(sc) : pd__member(o, key, PD_JSON_NONE, node);
   o->with = PD_JSON_NONE;
   return st;
 }
@@ -928,11 +936,27 @@ static pd_status pd__one_object(pd__obj *o, uint32_t *node) {
   return pd_sc_ir_status(sc);
 }
 
-/* Whether name is one of some_names' keys (a key that cannot meet it). */
-static bool pd__some_named(const pd__obj *o, uint32_t name) {
-  for (uint32_t k = 0; k < pd_json_len(&o->sc->doc, o->some_names); k++)
-    if (pd__same_name(o->sc, pd_json_mkey(&o->sc->doc, o->some_names, k), name)) return true;
-  return false;
+/* Whether key name cannot carry the negated member: one of some_names' keys,
+ * not matching some_pattern, or matching one of some_none. */
+static pd_status pd__some_excludes(pd__obj *o, uint32_t name, bool *out) {
+  pd_sc *sc = o->sc;
+  const char *s = pd_json_str(&sc->doc, name);
+  size_t n = pd_json_at(&sc->doc, name)->n;
+  bool m;
+  pd_status st;
+  *out = true;
+  for (uint32_t k = 0; k < pd_json_len(&sc->doc, o->some_names); k++)
+    if (pd__same_name(sc, pd_json_mkey(&sc->doc, o->some_names, k), name)) return PD_OK;
+  if (o->some_pattern != PD_JSON_NONE) {
+    if ((st = pd_sc_pattern_test(sc, o->some_pattern, s, n, &m))) return st;
+    if (!m) return PD_OK;
+  }
+  for (uint32_t k = 0; o->some_none != PD_JSON_NONE && k < pd_json_len(&sc->doc, o->some_none); k++) {
+    if ((st = pd_sc_pattern_test(sc, pd_json_elem(&sc->doc, o->some_none, k), s, n, &m))) return st;
+    if (m) return PD_OK;
+  }
+  *out = false;
+  return PD_OK;
 }
 
 /* The member's negated additionalProperties (schema_not.c), at most one,
@@ -953,6 +977,8 @@ static pd_status pd__some(pd__obj *o) {
                                "a negated additionalProperties in any order");
     o->some_names = names;
     o->some_value = pd_json_get(&sc->doc, m, PD_SC_SOME_VALUE);
+    o->some_pattern = pd_json_get(&sc->doc, m, PD_SC_SOME_PATTERN);
+    o->some_none = pd_json_get(&sc->doc, m, PD_SC_SOME_NOT_MATCHING);
   }
   return PD_OK;
 }
@@ -964,6 +990,7 @@ pd_status pd_sc_object(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t 
   pd_ir *ir = &sc->ir;
   pd_status st;
   o.names_schema = o.some_names = o.some_value = o.with = PD_JSON_NONE;
+  o.some_pattern = o.some_none = PD_JSON_NONE;
   if ((st = pd__unevaluated(&o)) ||
       (st = pd_sc_bound(sc, c, "minProperties", false, &o.min)) ||
       (st = pd_sc_bound(sc, c, "maxProperties", true, &o.max)) || (st = pd__patterns(&o)) ||
@@ -993,7 +1020,9 @@ pd_status pd_sc_object(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t 
       pd__dep_case(&o, mask);
       if (o.some_names != PD_JSON_NONE && o.mark < o.props.len) { /* declared: present, and met */
         pd__prop *p = &o.props.data[o.mark];
-        if (p->forbidden || pd__some_named(&o, p->name)) continue;
+        bool excluded;
+        if ((st = pd__some_excludes(&o, p->name, &excluded))) break;
+        if (p->forbidden || excluded) continue;
         p->required = true;
       }
       if (!(st = pd__one_object(&o, &one))) acc = pd_ir_alt2(ir, acc, one);

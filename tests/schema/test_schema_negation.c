@@ -310,8 +310,21 @@ static void test_negation(void **state) {
   REJECT(apc, "{\"k\":\"s\"}");
   ACCEPT(apc, "{\"k\":\"s\",\"z\":1}");
   ACCEPT(apc, "{\"z\":1}");
-  pdt_refused("{\"not\":{\"additionalProperties\":false,\"patternProperties\":{\"^a\":{}}}}",
-              PD_ERR_UNSUPPORTED, "/not");
+  /* beside patternProperties the additional key also matches none of them;
+   * a pattern's own schema negates to a member whose key it matches */
+  const char *app = "{\"not\":{\"additionalProperties\":false,\"patternProperties\":{\"^a\":{}}}}";
+  REJECT(app, "{}");
+  REJECT(app, "{\"ab\":1}");
+  ACCEPT(app, "{\"b\":1}");
+  ACCEPT(app, "{\"ab\":1,\"c\":2}");
+  REJECT(app, "3");
+  const char *opp = "{\"oneOf\":[{\"type\":\"object\",\"patternProperties\":{\"^a\":{\"type\":"
+                    "\"integer\"}}},{\"type\":\"object\",\"required\":[\"ab\"]}]}";
+  ACCEPT(opp, "{}");
+  REJECT(opp, "{\"ab\":1}"); /* both */
+  ACCEPT(opp, "{\"ab\":\"s\"}");
+  ACCEPT(opp, "{\"a\":1}");
+  REJECT(opp, "{\"a\":\"s\"}"); /* neither */
   /* strict: an object schema silent on additionalProperties is closed, in a
    * negation too; in any order the negated form is refused */
   pd_grammar_options so = pdt_opts();
