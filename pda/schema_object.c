@@ -671,10 +671,10 @@ static uint32_t pd__required_count(const pd__obj *o) {
  * max_rules and of the schema's budget for any order (schema.c); otherwise it
  * keeps the declared order. */
 static bool pd__any_order_fits(const pd__obj *o, bool *wide) {
-  size_t P = o->props.len, T = P;
+  size_t P = o->props.len, some = o->some_names != PD_JSON_NONE && o->mark == P, T = P + some;
   *wide = P > PD__ANY_ORDER_MAX;
   if (*wide) {
-    T = pd__required_count(o);
+    T = pd__required_count(o) + some;
     if (T > PD__ANY_ORDER_REQUIRED_MAX || o->min > T) return false;
   }
   size_t n = ((size_t)1 << T) * (pd__cap(o) + 1);
@@ -699,10 +699,12 @@ static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
   for (size_t i = 0; i < o->props.len && !st; i++) {
     const pd__prop *p = &o->props.data[i];
     uint32_t elem = pd_ir_nothing(ir);
+    if (o->some_names != PD_JSON_NONE && o->mark == i) o->with = o->some_value;
     if (!p->forbidden)
       st = pd__member(
           o, pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name), pd_json_at(&sc->doc, p->name)->n),
           p->name, &elem);
+    o->with = PD_JSON_NONE;
     if (wide && !p->required) {
       fr[nf++] = elem;
       continue;
@@ -710,6 +712,11 @@ static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
     if (p->required) a.req |= 1u << a.T;
     a.elems[a.T++] = elem;
   }
+  /* the additional member that meets some_value: tracked as one more required
+   * element (more such members may follow as free ones) */
+  if (!st && o->some_names != PD_JSON_NONE && o->mark == o->props.len &&
+      !(st = pd__some_member(o, &a.elems[a.T])))
+    a.req |= 1u << a.T++;
   a.free = pd_ir_alt(ir, fr, nf);
   pd__free(ir->alloc, fr);
   a.frees = pd_ir_at(ir, a.free)->kind != PD_IR_NOTHING;
@@ -971,10 +978,6 @@ static pd_status pd__some(pd__obj *o) {
       return pd_sc_unsupported(sc, pd_sc_neg_origin(sc, m), "additionalProperties",
                                "a negated additionalProperties beside patterns, propertyNames "
                                "or another one");
-    bool wide;
-    if (sc->opts.any_order && pd__any_order_fits(o, &wide))
-      return pd_sc_unsupported(sc, pd_sc_neg_origin(sc, m), "additionalProperties",
-                               "a negated additionalProperties in any order");
     o->some_names = names;
     o->some_value = pd_json_get(&sc->doc, m, PD_SC_SOME_VALUE);
     o->some_pattern = pd_json_get(&sc->doc, m, PD_SC_SOME_PATTERN);
