@@ -561,13 +561,20 @@ static bool pd__type_only(pd_sc *sc, uint32_t s, uint32_t *mask) {
   *mask = PD_SC_ALL;
   if (t == PD_JSON_NONE) return true;
   /* strict closes its objects: {"type": "object"} takes only {} then */
-  return pd_sc_type_mask_quiet(sc, t, mask) && !(sc->opts.strict && (*mask & PD_SC_OBJ));
+  return pd_sc_type_mask_quiet(sc, t, mask) && !(pd_sc_strict_closes(sc, s) && (*mask & PD_SC_OBJ));
 }
 
 static bool pd__conj_has(const pd_sc *sc, const pd_sc_conj *c, const char *kw) {
   for (size_t i = 0; i < c->n; i++)
     if (pd_sc_kw(sc, c, i, kw) != PD_JSON_NONE) return true;
   return false;
+}
+
+bool pd_sc_strict_closes(const pd_sc *sc, uint32_t s) {
+  return sc->opts.strict && pd_json_at(&sc->doc, s)->kind == PD_JSON_OBJECT &&
+         pd_json_get(&sc->doc, s, "additionalProperties") == PD_JSON_NONE &&
+         (pd_json_get(&sc->doc, s, "properties") != PD_JSON_NONE ||
+          pd_json_get(&sc->doc, s, "type") != PD_JSON_NONE);
 }
 
 /* Absent, true or {}: accepts every instance. */

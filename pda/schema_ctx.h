@@ -179,6 +179,10 @@ pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, s
 /* The keyword value derived schema m was made from (a refusal points there),
  * or m itself. */
 uint32_t pd_sc_neg_origin(const pd_sc *sc, uint32_t m);
+/* Whether the strict option closes schema object s: it says nothing of
+ * additionalProperties and has properties or a type (additionalProperties is
+ * false for it then, wherever it applies). */
+bool pd_sc_strict_closes(const pd_sc *sc, uint32_t s);
 /* The negation that PD_SC_NEG_OF value v stands for, or PD_JSON_NONE when
  * that negation was never completed. */
 uint32_t pd_sc_neg_target(const pd_sc *sc, uint32_t v);

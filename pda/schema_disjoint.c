@@ -312,11 +312,7 @@ static bool pd__local_accepts_all(pd_sc *sc, uint32_t s, uint32_t t) {
   const pd_json_node *n = pd_json_at(&sc->doc, s);
   if (n->kind == PD_JSON_TRUE) return true;
   if (n->kind != PD_JSON_OBJECT) return false;
-  if (t == PD_SC_OBJ && sc->opts.strict && /* strict closes it: {} alone */
-      pd_json_get(&sc->doc, s, "additionalProperties") == PD_JSON_NONE &&
-      (pd_json_get(&sc->doc, s, "type") != PD_JSON_NONE ||
-       pd_json_get(&sc->doc, s, "properties") != PD_JSON_NONE))
-    return false;
+  if (t == PD_SC_OBJ && pd_sc_strict_closes(sc, s)) return false; /* {} alone */
   for (uint32_t k = 0; k < n->n; k++) {
     const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k));
     if (!pd_sc_kw_asserts(name) || !strcmp(name, "$ref") || !strcmp(name, "allOf")) continue;

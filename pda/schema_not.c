@@ -695,9 +695,7 @@ static pd_status pd__negate_into(pd_sc *sc, uint32_t s, uint32_t *mask, pd__lit 
     if ((st = pd__negate_kw(sc, name, v, lits, n, ok))) return st;
   }
   /* the strict option closes an object schema that says nothing of it */
-  if (*ok && sc->opts.strict && pd_json_get(&sc->doc, s, "additionalProperties") == PD_JSON_NONE &&
-      (pd_json_get(&sc->doc, s, "properties") != PD_JSON_NONE ||
-       pd_json_get(&sc->doc, s, "type") != PD_JSON_NONE)) {
+  if (*ok && pd_sc_strict_closes(sc, s)) {
     uint32_t lit, closed = pd_json_add(&sc->doc, PD_JSON_FALSE, NULL, 0, NULL, 0);
     pd_status st;
     if (closed == PD_JSON_NONE) return pd__nomem(sc->err);

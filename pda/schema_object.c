@@ -117,13 +117,8 @@ static pd_status pd__collect(pd__obj *o) {
 
 /* additionalProperties of member s, with the strict option's default. */
 static uint32_t pd__additional(pd__obj *o, uint32_t s, bool *forbid) {
-  uint32_t a = pd_json_get(&o->sc->doc, s, "additionalProperties");
-  *forbid = false;
-  if (a == PD_JSON_NONE && o->sc->opts.strict &&
-      (pd_json_get(&o->sc->doc, s, "properties") != PD_JSON_NONE ||
-       pd_json_get(&o->sc->doc, s, "type") != PD_JSON_NONE))
-    *forbid = true;
-  return a;
+  *forbid = pd_sc_strict_closes(o->sc, s);
+  return pd_json_get(&o->sc->doc, s, "additionalProperties");
 }
 
 /* unevaluatedProperties of every member, with what each sees evaluated. A

@@ -392,11 +392,7 @@ static pd_status pd__strict_closed(pd__val *c, uint32_t v, uint32_t s, pd_sc_ver
   pd_sc *sc = c->sc;
   const pd_json_doc *d = &sc->doc;
   *out = PD_SC_YES;
-  if (!sc->opts.strict || pd__type(sc, v) != PD_SC_OBJ ||
-      pd_json_get(d, s, "additionalProperties") != PD_JSON_NONE ||
-      (pd_json_get(d, s, "properties") == PD_JSON_NONE &&
-       pd_json_get(d, s, "type") == PD_JSON_NONE))
-    return PD_OK;
+  if (pd__type(sc, v) != PD_SC_OBJ || !pd_sc_strict_closes(sc, s)) return PD_OK;
   if (pd__has_nul_key(sc, v)) return *out = PD_SC_UNKNOWN, PD_OK;
   for (uint32_t i = 0; i < pd_json_len(d, v) && *out != PD_SC_NO; i++) {
     pd_sc_verdict named;
