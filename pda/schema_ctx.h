@@ -151,8 +151,8 @@ uint32_t *pd_sc_reach(pd_sc *sc, const pd_sc_conj *c, uint32_t m, size_t *n);
  * of these patterns (an array) */
 #define PD_SC_SOME_PATTERN "$pd:someKeyMatching"
 #define PD_SC_SOME_NOT_MATCHING "$pd:someKeyMatchingNone"
-/* the negation of the schema node whose id is the value, made once that
- * negation is done: where a recursive schema meets itself inside it */
+/* the negation of the schema that is the value, made once that negation is
+ * done: where a recursive schema meets itself inside it */
 #define PD_SC_NEG_OF "$pd:negationOf"
 static inline bool pd_sc_derived(const pd_sc *sc, uint32_t node) {
   return node != PD_JSON_NONE && node >= sc->n_parsed;
@@ -169,12 +169,14 @@ typedef struct pd_sc_lit {
 } pd_sc_lit;
 #define PD_SC_MAX_LITS 16u
 /* Negates schema s when it is a conjunction ($ref, allOf) of type, numeric /
- * length / count bounds, required names, const / enum, pattern, multipleOf,
- * properties, prefixItems and items (no prefix) of negatable schemas, and not,
- * anyOf and oneOf (annotations ignored): an instance fails s iff its type is
- * outside *mask, or it is of lits[k].types and matches lits[k].node for some
- * k < *n. *ok false when s has any other shape, is recursive, or has more
- * ways to fail than PD_SC_MAX_LITS. */
+ * length / count bounds, required names, const / enum, pattern, a format a
+ * regex decides, multipleOf, properties, patternProperties,
+ * additionalProperties, prefixItems and items (no prefix) of negatable
+ * schemas, and not, anyOf and oneOf (annotations ignored; a recursive schema
+ * refers to its own negation): an instance fails s iff its type is outside
+ * *mask, or it is of lits[k].types and matches lits[k].node for some k < *n.
+ * *ok false when s has any other shape or more ways to fail than
+ * PD_SC_MAX_LITS. */
 pd_status pd_sc_negate(pd_sc *sc, uint32_t s, uint32_t *mask, pd_sc_lit *lits, size_t *n, bool *ok);
 /* The keyword value derived schema m was made from (a refusal points there),
  * or m itself. */
@@ -183,9 +185,9 @@ uint32_t pd_sc_neg_origin(const pd_sc *sc, uint32_t m);
  * additionalProperties and has properties or a type (additionalProperties is
  * false for it then, wherever it applies). */
 bool pd_sc_strict_closes(const pd_sc *sc, uint32_t s);
-/* The negation that PD_SC_NEG_OF value v stands for, or PD_JSON_NONE when
- * that negation was never completed. */
-uint32_t pd_sc_neg_target(const pd_sc *sc, uint32_t v);
+/* The negation of schema S (a PD_SC_NEG_OF value), or PD_JSON_NONE when it
+ * was never completed. */
+uint32_t pd_sc_neg_target(const pd_sc *sc, uint32_t S);
 
 /* The values schema s allows when it is a finite set given by const / enum /
  * a type of null and booleans (with type filtering; annotations ignored):

@@ -300,12 +300,8 @@ static pd_status pd__neg_schema(pd_sc *sc, uint32_t S, uint32_t *out, bool *ok) 
   /* a schema met again inside its own negation (a recursive one): its
    * negation is recursive too, and refers to itself there by S */
   for (size_t i = 0; i < sc->negating.len; i++)
-    if (sc->negating.data[i] == S) {
-      char id[16];
-      int len = snprintf(id, sizeof id, "%u", S);
-      uint32_t v = pd_json_add(&sc->doc, PD_JSON_NUMBER, id, (size_t)len, NULL, 0);
-      *out = v == PD_JSON_NONE ? PD_JSON_NONE
-                               : pd__object(sc, (const char *const[]){PD_SC_NEG_OF}, &v, 1);
+    if (sc->negating.data[i] == S) { /* S keeps its parent (pd_json_add) */
+      *out = pd__object(sc, (const char *const[]){PD_SC_NEG_OF}, &S, 1);
       return *out == PD_JSON_NONE ? pd__nomem(sc->err) : PD_OK;
     }
   if (!pd_array_push(sc->ir.alloc, &sc->negating, S)) return pd__nomem(sc->err);
@@ -762,13 +758,7 @@ bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size
   return true;
 }
 
-uint32_t pd_sc_neg_target(const pd_sc *sc, uint32_t v) {
-  const pd_json_node *n = pd_json_at(&sc->doc, v);
-  char id[16];
-  if (n->kind != PD_JSON_NUMBER || n->n >= sizeof id) return PD_JSON_NONE;
-  memcpy(id, pd_json_str(&sc->doc, v), n->n);
-  id[n->n] = 0;
-  uint32_t S = (uint32_t)strtoul(id, NULL, 10);
+uint32_t pd_sc_neg_target(const pd_sc *sc, uint32_t S) {
   for (size_t i = 0; i + 1 < sc->negsch.len; i += 2)
     if (sc->negsch.data[i] == S) return sc->negsch.data[i + 1];
   return PD_JSON_NONE;
