@@ -641,27 +641,43 @@ static const char *pdk_density_name(int d) {
 
 /* The CPU twins are timed in this thread's CPU time: the machines they are measured on
  * are often shared, and wall time would count other processes' turns. */
-static double pdk_clock_ns(bool gpu) {
-  if (gpu) return pd_cli_now_ns();
+static double pdk_cpu_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Repeats fn until about budget_ms have passed (at least 3 times); microseconds a call. */
+/* Microseconds a call of fn. On the CPU: repeated until about budget_ms of this thread's
+ * time have passed (at least 3 times). On the GPU: calls queued back to back and timed by
+ * events, as a serving loop's stream runs them (no host launch latency between them);
+ * enough of them to fill about budget_ms, at most 1000. */
 typedef pd_status (*pdk_call)(void *ctx, pd_error *err);
+static double pdk_time_gpu_us(pdk_call fn, void *ctx, int reps, pd_error *err) {
+  pd_gpu_timer *t;
+  double ms = 0.0;
+  if (pd_gpu_timer_start(&t, err) != PD_OK) return -1.0;
+  pd_status st = PD_OK;
+  for (int i = 0; i < reps && st == PD_OK; i++) st = fn(ctx, err);
+  pd_status st2 = pd_gpu_timer_stop(t, &ms, st == PD_OK ? err : NULL);
+  return st == PD_OK && st2 == PD_OK ? ms * 1e3 / reps : -1.0;
+}
+
 static double pdk_time_us(pdk_call fn, void *ctx, bool gpu, double budget_ms, pd_error *err) {
   if (fn(ctx, err) != PD_OK || (gpu && pd_gpu_sync(err) != PD_OK)) return -1.0; /* warm-up */
+  if (gpu) {
+    double us = pdk_time_gpu_us(fn, ctx, 3, err);
+    if (us < 0) return -1.0;
+    double reps = budget_ms * 1e3 / (us > 0.1 ? us : 0.1);
+    return pdk_time_gpu_us(fn, ctx, reps < 3 ? 3 : reps > 1000 ? 1000 : (int)reps, err);
+  }
   int iters = 0;
-  double t0 = pdk_clock_ns(gpu), t;
+  double t0 = pdk_cpu_ns(), t;
   do {
     if (fn(ctx, err) != PD_OK) return -1.0;
     iters++;
-    if (gpu && (iters & 3) == 0 && pd_gpu_sync(err) != PD_OK) return -1.0;
-    t = pdk_clock_ns(gpu);
+    t = pdk_cpu_ns();
   } while (iters < 3 || (t - t0 < budget_ms * 1e6 && iters < 1000));
-  if (gpu && pd_gpu_sync(err) != PD_OK) return -1.0;
-  return (pdk_clock_ns(gpu) - t0) / 1e3 / iters;
+  return (t - t0) / 1e3 / iters;
 }
 
 typedef struct pdk_apply_ctx {
@@ -693,7 +709,11 @@ static void pdk_bench_print(const char *what, double us, double bytes, double pe
 
 /* One apply shape on the GPU (masks made there, copied back to count the bytes). */
 static pd_status pdk_bench_apply_gpu(pd_dtype t, size_t rows, int density, double peak,
-                                     pd_error *err) {
+                                     const char *only, pd_error *err) {
+  char what[128];
+  snprintf(what, sizeof what, "apply %s [%zu, %d] %s", pdk_dtype_name(t), rows, PDK_WIDTH,
+           pdk_density_name(density));
+  if (only && !strstr(what, only)) return PD_OK;
   size_t nw = (PDK_WIDTH + 31) / 32, es = pd_dtype_size(t);
   pdk_apply_ctx c = {NULL, t, rows, nw, NULL};
   uint32_t *host = malloc(rows * nw * 4);
@@ -705,12 +725,7 @@ static pd_status pdk_bench_apply_gpu(pd_dtype t, size_t rows, int density, doubl
   if (st == PD_OK) st = pd_gpu_download(host, c.mask, rows * nw * 4, err);
   double us = st == PD_OK ? pdk_time_us(pdk_apply_gpu, &c, true, 40.0, err) : -1.0;
   if (st == PD_OK && us < 0) st = err ? err->code : PD_ERR_INTERNAL;
-  if (st == PD_OK) {
-    char what[128];
-    snprintf(what, sizeof what, "apply %s [%zu, %d] %s", pdk_dtype_name(t), rows, PDK_WIDTH,
-             pdk_density_name(density));
-    pdk_bench_print(what, us, pdk_apply_bytes(host, rows, nw, es), peak);
-  }
+  if (st == PD_OK) pdk_bench_print(what, us, pdk_apply_bytes(host, rows, nw, es), peak);
   pd_gpu_free(c.logits), pd_gpu_free((void *)c.mask), free(host);
   return st;
 }
@@ -786,7 +801,10 @@ static void pdk_verify_teardown(pdk_verify_ctx *v) {
 }
 
 static pd_status pdk_bench_verify_gpu(pd_verify_mode mode, size_t n, size_t k, double peak,
-                                      pd_error *err) {
+                                      const char *only, pd_error *err) {
+  char what[128];
+  snprintf(what, sizeof what, "verify %s bf16 batch %zu k=%zu", pdk_mode_name(mode), n, k);
+  if (only && !strstr(what, only)) return PD_OK;
   pdk_verify_ctx v;
   memset(&v, 0, sizeof v);
   pd_status st = pdk_verify_setup(&v, mode, n, k, err);
@@ -794,20 +812,59 @@ static pd_status pdk_bench_verify_gpu(pd_verify_mode mode, size_t n, size_t k, d
   double unfused = fused >= 0 ? pdk_time_us(pdk_verify_unfused, &v, true, 40.0, err) : -1.0;
   if (st == PD_OK && unfused < 0) st = err ? err->code : PD_ERR_INTERNAL;
   if (st == PD_OK) {
-    char what[128];
+    char line[192];
     double bytes = pdk_floor_bytes(&v.a, v.rows);
-    snprintf(what, sizeof what, "verify %s bf16 batch %zu k=%zu fused", pdk_mode_name(mode), n,
-             k);
-    pdk_bench_print(what, fused, bytes, peak);
-    snprintf(what, sizeof what, "verify %s bf16 batch %zu k=%zu unfused (%.2fx fused)",
-             pdk_mode_name(mode), n, k, unfused / fused);
-    pdk_bench_print(what, unfused, bytes, peak);
+    snprintf(line, sizeof line, "%s fused", what);
+    pdk_bench_print(line, fused, bytes, peak);
+    snprintf(line, sizeof line, "%s unfused (%.2fx fused)", what, unfused / fused);
+    pdk_bench_print(line, unfused, bytes, peak);
   }
   pdk_verify_teardown(&v);
   return st;
 }
 
-static int pdk_bench_gpu(bool quick) {
+/* The physical floors beside the kernels: the verify shape's logits (256 requests x 5
+ * rows, bf16) read once, and the apply shape's (256 rows, fp32) copied (a read and a
+ * write of each byte), by the simplest kernels that do only that. */
+typedef struct pdk_floor_ctx {
+  void *src, *dst;
+  size_t bytes;
+} pdk_floor_ctx;
+
+static pd_status pdk_read_call(void *c, pd_error *err) {
+  pdk_floor_ctx *f = c;
+  return pd_gpu_read(f->src, f->bytes, err);
+}
+
+static pd_status pdk_copy_call(void *c, pd_error *err) {
+  pdk_floor_ctx *f = c;
+  return pd_gpu_copy(f->dst, f->src, f->bytes, err);
+}
+
+static pd_status pdk_bench_floors(double peak, const char *only, pd_error *err) {
+  const char *rname = "floor: read [1280, 128256] bf16 once", *cname =
+      "floor: copy [256, 128256] fp32 (read + write)";
+  bool r = !only || strstr(rname, only), c = !only || strstr(cname, only);
+  if (!r && !c) return PD_OK;
+  pdk_floor_ctx f = {NULL, NULL, (size_t)1280 * PDK_WIDTH * 2};
+  pd_status st = pd_gpu_alloc(&f.src, f.bytes, err);
+  if (st == PD_OK) st = pd_gpu_alloc(&f.dst, (size_t)256 * PDK_WIDTH * 4, err);
+  if (st == PD_OK) st = pd_gpu_fill_logits(f.src, PD_BF16, 1280 * (size_t)PDK_WIDTH, 1, err);
+  double us = 0;
+  if (st == PD_OK && r) {
+    if ((us = pdk_time_us(pdk_read_call, &f, true, 40.0, err)) < 0) st = err->code;
+    else pdk_bench_print(rname, us, (double)f.bytes, peak);
+  }
+  f.bytes = (size_t)256 * PDK_WIDTH * 4;
+  if (st == PD_OK && c) {
+    if ((us = pdk_time_us(pdk_copy_call, &f, true, 40.0, err)) < 0) st = err->code;
+    else pdk_bench_print(cname, us, 2.0 * (double)f.bytes, peak);
+  }
+  pd_gpu_free(f.src), pd_gpu_free(f.dst);
+  return st;
+}
+
+static int pdk_bench_gpu(bool quick, const char *only) {
   pd_error err = {0};
   double peak = 0;
   if (pd_cuda_peak_bandwidth(&peak, &err) != PD_OK) return pd_cli_fail("bench kernels", &err);
@@ -815,18 +872,18 @@ static int pdk_bench_gpu(bool quick) {
   printf("GB/s: apply = bytes the kernel must move; verify = one read of logits + mask "
          "(the floor)\n");
   const size_t batches[] = {1, 16, 256, 4096}, ks[] = {0, 1, 4, 8};
-  pd_status st = PD_OK;
+  pd_status st = pdk_bench_floors(peak, only, &err);
   for (int t = PD_F32; t <= PD_BF16 && st == PD_OK; t++)
     for (size_t b = 0; b < 4 && st == PD_OK; b++)
       for (int d = 0; d < 3 && st == PD_OK; d++)
         if (!quick || batches[b] == 256) st = pdk_bench_apply_gpu((pd_dtype)t, batches[b], d,
-                                                                   peak, &err);
+                                                                   peak, only, &err);
   for (int mode = PD_VERIFY_GREEDY; mode <= PD_VERIFY_SAMPLE_POINT && st == PD_OK; mode++)
     for (size_t b = 0; b < 4 && st == PD_OK; b++)
       for (size_t k = 0; k < 4 && st == PD_OK; k++) {
         bool big = batches[b] * (ks[k] + 1) > 4096 * 5; /* keep SAMPLE's q within memory */
         if ((quick && batches[b] != 256) || (mode == PD_VERIFY_SAMPLE && big)) continue;
-        st = pdk_bench_verify_gpu((pd_verify_mode)mode, batches[b], ks[k], peak, &err);
+        st = pdk_bench_verify_gpu((pd_verify_mode)mode, batches[b], ks[k], peak, only, &err);
       }
   return st == PD_OK ? 0 : pd_cli_fail("bench kernels", &err);
 }
@@ -874,15 +931,20 @@ static int pdk_bench_cpu(bool quick) {
 
 int pd_cli_bench(int argc, char **argv) {
   bool quick = false, kernels = false;
+  const char *only = NULL; /* GPU: only the shapes whose name holds this text */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "kernels")) kernels = true;
     else if (!strcmp(argv[i], "--quick")) quick = true;
-    else return pd_cli_usage("bench: unknown argument '%s' (usage: bench kernels [--quick])",
-                             argv[i]);
+    else if (!strcmp(argv[i], "--only")) {
+      if (i + 1 == argc) return pd_cli_usage("bench: --only needs the text of the shapes to run");
+      only = argv[++i];
+    }
+    else return pd_cli_usage("bench: unknown argument '%s' (usage: bench kernels [--quick] "
+                             "[--only TEXT])", argv[i]);
   }
-  if (!kernels) return pd_cli_usage("usage: bench kernels [--quick]");
+  if (!kernels) return pd_cli_usage("usage: bench kernels [--quick] [--only TEXT]");
   char name[256];
   if (!pd_cuda_available(name, sizeof name)) return pdk_bench_cpu(quick);
   printf("gpu: %s\n", name);
-  return pdk_bench_gpu(quick);
+  return pdk_bench_gpu(quick, only);
 }

@@ -1,6 +1,6 @@
 /* bitmask.cu - in-place bitmask apply on the GPU: disallowed logits -> -inf.
  *
- * A warp owns a tile of PD_TILE_SEGS segments of 32 mask words (1024 tokens each): each
+ * A warp owns a tile of SEGS segments of 32 mask words (1024 tokens each): each
  * lane loads one word per segment, all loads issued together so the mask read alone keeps
  * the memory system busy. A segment whose words are all ones is skipped with no logits
  * traffic. Otherwise each lane takes 16-byte chunks of the segment (a warp touches 512
@@ -10,18 +10,41 @@
  * take the per-element path. */
 #include "device.cuh"
 
-#define PD_TILE_SEGS 4u /* segments per warp: 512 bytes of mask in flight per warp */
+/* Tuning, per element size (measured on an H100 at [256, 128256], README): segments per
+ * warp, and the streaming (evict-first) hint on logits loads (CS bit 0) and stores (bit 1). */
+#ifndef PD_SEGS_32
+#define PD_SEGS_32 2
+#endif
+#ifndef PD_CS_32
+#define PD_CS_32 2
+#endif
+#ifndef PD_SEGS_16
+#define PD_SEGS_16 1
+#endif
+#ifndef PD_CS_16
+#define PD_CS_16 3
+#endif
 
 template <typename T>
-struct pd_vec; /* the 16-byte chunk type's element count */
+struct pd_vec; /* a 16-byte chunk's element count, and the tuning above */
 template <>
 struct pd_vec<uint32_t> {
-  enum { N = 4 };
+  enum { N = 4, SEGS = PD_SEGS_32, CS = PD_CS_32 };
 };
 template <>
 struct pd_vec<uint16_t> {
-  enum { N = 8 };
+  enum { N = 8, SEGS = PD_SEGS_16, CS = PD_CS_16 };
 };
+
+template <typename T>
+__device__ __forceinline__ uint4 pd_ld16(const T *p) {
+  return (pd_vec<T>::CS & 1) ? __ldcs((const uint4 *)p) : *(const uint4 *)p;
+}
+template <typename T>
+__device__ __forceinline__ void pd_st16(T *p, uint4 v) {
+  if (pd_vec<T>::CS & 2) __stcs((uint4 *)p, v);
+  else *(uint4 *)p = v;
+}
 
 /* One 32-word segment whose words (one per lane) are not all ones: 16-byte chunks. */
 template <typename T>
@@ -41,7 +64,7 @@ __device__ __forceinline__ void pd_apply_segment(T *row, uint64_t width, uint64_
   for (unsigned i = 0; i < cpw; i++) { /* all loads first: several in flight per lane */
     uint64_t first = seg0 + (uint64_t)(lane + 32 * i) * n;
     if (bits[i] != 0 && bits[i] != full && first + n <= width)
-      v[i] = *(const uint4 *)(row + first);
+      v[i] = pd_ld16(row + first);
   }
 #pragma unroll
   for (unsigned i = 0; i < cpw; i++) {
@@ -56,7 +79,7 @@ __device__ __forceinline__ void pd_apply_segment(T *row, uint64_t width, uint64_
 #pragma unroll
       for (unsigned b = 0; b < n; b++)
         if (!((bits[i] >> b) & 1u)) c.e[b] = neg;
-      *(uint4 *)(row + first) = c.v;
+      pd_st16(row + first, c.v);
     } else {
       for (unsigned b = 0; first + b < width; b++)
         if (!((bits[i] >> b) & 1u)) row[first + b] = neg;
@@ -74,19 +97,19 @@ __global__ void __launch_bounds__(256) pd_apply_kernel(T *logits, uint64_t rows,
   const uint64_t words = (width + 31) / 32; /* words covering the row */
   for (uint64_t t = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; t < rows * tiles;
        t += warps) {
-    uint64_t r = t / tiles, w0 = (t % tiles) * 32 * PD_TILE_SEGS;
+    uint64_t r = t / tiles, w0 = (t % tiles) * 32 * pd_vec<T>::SEGS;
     int64_t b = indices ? (int64_t)__ldg(indices + r) : (int64_t)r;
     if (b < 0) continue;
     const uint32_t *mask = bitmask + (uint64_t)b * n_words;
-    uint32_t word[PD_TILE_SEGS];
+    uint32_t word[pd_vec<T>::SEGS];
 #pragma unroll
-    for (unsigned s = 0; s < PD_TILE_SEGS; s++) { /* words past the row read as all ones */
+    for (unsigned s = 0; s < pd_vec<T>::SEGS; s++) { /* words past the row read as all ones */
       uint64_t w = w0 + 32 * s + lane;
       word[s] = w >= words ? 0xFFFFFFFFu : w < n_words ? __ldg(mask + w) : 0u;
     }
     T *row = logits + r * stride;
 #pragma unroll
-    for (unsigned s = 0; s < PD_TILE_SEGS; s++) {
+    for (unsigned s = 0; s < pd_vec<T>::SEGS; s++) {
       if (__all_sync(0xFFFFFFFFu, word[s] == 0xFFFFFFFFu)) continue;
       uint64_t seg0 = (w0 + 32 * s) * 32;
       if (aligned) {
@@ -131,7 +154,8 @@ extern "C" pd_status pd_cuda_apply_bitmask(void *logits, pd_dtype dtype, size_t 
                     bitmask_rows);
   size_t esize = dtype == PD_F32 ? 4 : 2;
   bool aligned = ((uintptr_t)logits % 16 == 0) && (row_stride * esize) % 16 == 0;
-  uint64_t tiles = ((width + 31) / 32 + 32 * PD_TILE_SEGS - 1) / (32 * PD_TILE_SEGS);
+  uint64_t segs = dtype == PD_F32 ? (uint64_t)pd_vec<uint32_t>::SEGS : (uint64_t)pd_vec<uint16_t>::SEGS;
+  uint64_t tiles = ((width + 31) / 32 + 32 * segs - 1) / (32 * segs);
   uint64_t blocks = (rows * tiles + 7) / 8; /* 8 warps a block, one tile a warp */
   unsigned grid = (unsigned)(blocks < (1u << 20) ? blocks : (1u << 20));
   cudaStream_t s = (cudaStream_t)stream;

@@ -5,6 +5,8 @@
 #
 #   OUT=/some/dir kernels/build_standalone.sh [--quick] [--no-run]
 #
+# NVFLAGS adds nvcc options (the kernels' tuning macros: PD_TILE_SEGS, PD_APPLY_MINB,
+# PD_RACE_MINB, PD_RACE_TARGET), to compare variants on one machine.
 # Writes $OUT/build.txt, $OUT/gpu.txt (nvidia-smi), $OUT/selftest.txt, $OUT/bench.txt.
 # Exits non-zero when the build or the self-test fails.
 set -euo pipefail
@@ -34,7 +36,7 @@ cflags=(-std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
   echo "nvcc: $("$NVCC" --version | tail -1)"
   for cu in device bitmask verify unfused; do
     "$NVCC" -std=c++17 -O3 --fmad=false -gencode 'arch=compute_90,code=[sm_90,compute_90]' \
-      "${inc[@]}" -c "kernels/$cu.cu" -o "$obj/$cu.cu.o"
+      ${NVFLAGS:-} "${inc[@]}" -c "kernels/$cu.cu" -o "$obj/$cu.cu.o"
   done
   for c in kernels/philox.c kernels/bitmask.c kernels/verify.c base/error.c base/alloc.c \
            cli/kernels.c cli/util.c; do

@@ -55,6 +55,27 @@ pd_status pd_gpu_sync(pd_error *err) {
   return pd__fail(err, PD_ERR_UNSUPPORTED, "built without CUDA");
 }
 
+pd_status pd_gpu_timer_start(pd_gpu_timer **t, pd_error *err) {
+  if (t) *t = NULL;
+  return pd__fail(err, PD_ERR_UNSUPPORTED, "built without CUDA");
+}
+
+pd_status pd_gpu_timer_stop(pd_gpu_timer *t, double *ms, pd_error *err) {
+  (void)t;
+  if (ms) *ms = 0.0;
+  return pd__fail(err, PD_ERR_UNSUPPORTED, "built without CUDA");
+}
+
+pd_status pd_gpu_read(const void *buf, size_t bytes, pd_error *err) {
+  (void)buf, (void)bytes;
+  return pd__fail(err, PD_ERR_UNSUPPORTED, "built without CUDA");
+}
+
+pd_status pd_gpu_copy(void *dst, const void *src, size_t bytes, pd_error *err) {
+  (void)dst, (void)src, (void)bytes;
+  return pd__fail(err, PD_ERR_UNSUPPORTED, "built without CUDA");
+}
+
 size_t pd_gpu_unfused_probs_bytes(size_t n_rows, size_t width) {
   (void)n_rows, (void)width;
   return 0;

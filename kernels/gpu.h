@@ -15,6 +15,17 @@ pd_status pd_gpu_upload(void *dst, const void *src, size_t bytes, pd_error *err)
 pd_status pd_gpu_download(void *dst, const void *src, size_t bytes, pd_error *err);
 /* Waits for all queued work; reports errors raised by kernels meanwhile. */
 pd_status pd_gpu_sync(pd_error *err);
+/* Device time of the work queued between start and stop on the default stream (CUDA
+ * events): launches queued back to back are timed without the host's launch latency
+ * between them. stop waits for the work and frees the timer. */
+typedef struct pd_gpu_timer pd_gpu_timer;
+pd_status pd_gpu_timer_start(pd_gpu_timer **t, pd_error *err);
+pd_status pd_gpu_timer_stop(pd_gpu_timer *t, double *ms, pd_error *err);
+
+/* Physical floors for the benchmark: read `bytes` of buf once (16-byte loads over the
+ * whole GPU), or copy them (cudaMemcpy device to device: a read and a write of each byte). */
+pd_status pd_gpu_read(const void *buf, size_t bytes, pd_error *err);
+pd_status pd_gpu_copy(void *dst, const void *src, size_t bytes, pd_error *err);
 
 /* The path serving engines take today, as separate kernels: apply the bitmask in place,
  * a softmax that writes fp32 probabilities [n_rows, width] to probs, then a rejection

@@ -3,9 +3,10 @@
  * Four short launches, each spread over enough blocks to fill the GPU at any batch size:
  *  1. stats: every row is cut into `splits` slices; a block reads its slice's logits and
  *     mask once (16-byte loads, mask words one step ahead, 32-token groups without an
- *     allowed id not read; fp16/bf16 maxima two at a time) and keeps the argmax and, when
- *     sampling, the online softmax sum (exp2f: one MUFU op a token). Slices go to the
- *     workspace.
+ *     allowed id not read; fp16/bf16 maxima two at a time) and keeps the argmax (the
+ *     first chunk reaching each thread's maximum, without branches; the id inside it is
+ *     found after the loop) and, when sampling, the online softmax sum (one MUFU op a
+ *     token, in independent partial sums). Slices go to the workspace.
  *  2. walk: one warp per request merges its rows' slices in order, accepts or rejects each
  *     draft as verify.c does, writes the accepted tokens, and leaves at most one draw per
  *     request (the bonus, p without the rejected draft, or the residual max(0, p - q)),
@@ -13,7 +14,10 @@
  *  3. race: the draw's row, again cut into slices, runs the exponential race with Philox
  *     at the positions pushdown.h fixes. Blocks share the best key found so far (shared
  *     memory, and the request's slot in global memory); a token whose bound cannot reach
- *     it costs no Philox values, and one whose fp32 key cannot, no double logarithms.
+ *     it costs no Philox values, one whose value's Gumbel bound cannot, no logarithms
+ *     (judged for a chunk at once, without branches), and one whose fp32 key cannot, no
+ *     double logarithms. When every draw is from p (not SAMPLE) the kernel is built
+ *     without the residual's state.
  *  4. finish: one block per request merges the race slices and appends the draw; rarely it
  *     redraws alone over the whole row (empty residual: p without the draft; or a draw
  *     from p whose winner fell below the starting threshold tau, see pd_job).
@@ -27,9 +31,14 @@ extern "C" {
 }
 
 #define PD_VBLOCK 256 /* threads of the row kernels */
-#define PD_UNROLL 4   /* 16-byte chunks a thread has in flight in the stats pass */
+#ifndef PD_UNROLL
+#define PD_UNROLL 2 /* 16-byte chunks a thread has in flight in the stats pass */
+#endif
 #ifndef PD_RACE_MINB
 #define PD_RACE_MINB 3 /* race blocks per SM the registers must allow */
+#endif
+#ifndef PD_RACE_P_MINB
+#define PD_RACE_P_MINB 3 /* the same, when every draw is from p */
 #endif
 
 /* What a stats block learns about its slice of a row. */
@@ -195,6 +204,23 @@ __device__ __forceinline__ float pd_chunk_pairs(uint4 v, uint32_t bits, uint32_t
   return fminf(fmaxf(pd_half<DT>(t, 0), pd_half<DT>(t, 1)), FLT_MAX);
 }
 
+/* Token e of a stats chunk as a clamped c: x for fp32, the -inf-masked pairs w for 16-bit
+ * types (+inf -> FLT_MAX). */
+template <int DT>
+__device__ __forceinline__ float pd_stats_x(const float *x, const uint32_t *w, int e) {
+  if (DT == PD_F32) return x[e];
+  return fminf(pd_half<DT>(w[e >> 1], e & 1), FLT_MAX);
+}
+
+/* 2^z in one MUFU op, results below 2^-126 flushed to 0: a row sum holds its largest term,
+ * 1, so a flushed term changes it by less than 1e-38 (exp2f adds a denormal fix-up of a
+ * few instructions a token). */
+__device__ __forceinline__ float pd_ex2(float z) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(z));
+  return r;
+}
+
 /* Slices of a row: a multiple of 32 tokens (whole mask words and 16-byte chunks). */
 static unsigned pd_splits(size_t units, size_t target) {
   size_t s = (target + units - 1) / units;
@@ -203,8 +229,12 @@ static unsigned pd_splits(size_t units, size_t target) {
 static uint64_t pd_span(uint64_t width, unsigned splits) {
   return ((width + splits - 1) / splits + 31) / 32 * 32;
 }
-#define PD_STATS_TARGET 1024 /* row slices in the stats pass: several waves of blocks */
+#ifndef PD_RACE_TARGET
 #define PD_RACE_TARGET 2048 /* race slices: smaller, as each token costs more there */
+#endif
+#ifndef PD_STATS_TARGET
+#define PD_STATS_TARGET 4096 /* row slices in the stats pass: several waves of blocks */
+#endif
 
 /* ------------------------------------------------------------------ 1. stats */
 
@@ -221,8 +251,9 @@ __global__ void __launch_bounds__(PD_VBLOCK) pd_stats_kernel(pd_verify_dev d, un
   const void *row = (const char *)a.target_logits + g * a.width * esize;
   const uint32_t *mask = a.bitmask ? a.bitmask + g * a.n_words : NULL;
   float inv_t = d.inv_t, l2t = inv_t * 1.44269504f; /* exp(z) = 2^(z log2 e) */
-  pd_best mx = {-INFINITY, PD_NONE};
-  float s = 0.0f;
+  float mv = -INFINITY; /* the thread's largest c, first reached in chunk mc */
+  uint64_t mc = 0;
+  float s[PD_UNROLL] = {0.0f}; /* one sum per chunk of a step: independent chains */
   uint64_t ce = (je + n - 1) / n, c0 = jb / n + threadIdx.x;
   uint32_t bits[PD_UNROLL]; /* mask bits of the step: loaded one step ahead */
 #pragma unroll
@@ -243,40 +274,53 @@ __global__ void __launch_bounds__(PD_VBLOCK) pd_stats_kernel(pd_verify_dev d, un
       cur[u] = bits[u];
       bits[u] = c < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, c * n) : 0u;
     }
+    /* 16-bit chunks keep their pairs with disallowed halves -inf (w). A thread keeps its
+     * maximum and the first chunk reaching it, without branches (a warp's 32 maxima rise
+     * on most steps); the id inside that chunk is found once, after the loop */
     float x[PD_UNROLL][pd_elems<DT>::N];
-    float old = mx.v;
+    uint32_t w[PD_UNROLL][4];
+    float old = mv;
 #pragma unroll
     for (int u = 0; u < PD_UNROLL; u++) {
-      uint64_t j0 = (c0 + (uint64_t)u * PD_VBLOCK) * n;
       float cm;
       if (DT == PD_F32) {
         pd_chunk_c<DT>(raw[u], cur[u], x[u]);
         cm = fmaxf(fmaxf(x[u][0], x[u][1]), fmaxf(x[u][2], x[u][3]));
       } else {
-        uint32_t w[4];
-        cm = pd_chunk_pairs<DT>(raw[u], cur[u], w);
-#pragma unroll
-        for (int e = 0; e < n; e++) x[u][e] = fminf(pd_half<DT>(w[e >> 1], e & 1), FLT_MAX);
+        cm = pd_chunk_pairs<DT>(raw[u], cur[u], w[u]);
       }
-      if (cm > mx.v) { /* rare: a new maximum; its lowest id in the chunk */
-        uint32_t id = PD_NONE;
-#pragma unroll
-        for (int e = n - 1; e >= 0; e--)
-          if (x[u][e] == cm) id = (uint32_t)(j0 + e);
-        mx.v = cm, mx.id = id;
-      }
+      bool up = cm > mv;
+      mv = up ? cm : mv;
+      mc = up ? c0 + (uint64_t)u * PD_VBLOCK : mc;
     }
-    if (!SUMS || mx.v == -INFINITY) continue;
-    if (mx.v > old) s *= exp2f((old - mx.v) * l2t); /* rescale once per step */
+    if (!SUMS || mv == -INFINITY) continue;
+    float f = mv > old ? pd_ex2((old - mv) * l2t) : 1.0f; /* rescale; from -inf: 0 */
 #pragma unroll
-    for (int u = 0; u < PD_UNROLL; u++) /* exp2f: one MUFU op each; -inf adds 0 */
+    for (int u = 0; u < PD_UNROLL; u++) { /* one MUFU op a token; -inf adds 0 */
+      s[u] *= f;
 #pragma unroll
-      for (int e = 0; e < n; e++) s += exp2f((x[u][e] - mx.v) * l2t);
+      for (int e = 0; e < n; e++) s[u] += pd_ex2((pd_stats_x<DT>(x[u], w[u], e) - mv) * l2t);
+    }
   }
+  pd_best mx = {mv, PD_NONE};
+  if (mv != -INFINITY) { /* the lowest id of the maximum in its chunk, loaded again */
+    uint32_t b = pd_chunk_bits<DT>(mask, a.n_words, a.width, mc * n);
+    uint4 r = pd_chunk_load<DT, VEC>(row, a.width, mc * n);
+    float xr[pd_elems<DT>::N];
+    uint32_t wr[4];
+    if (DT == PD_F32) pd_chunk_c<DT>(r, b, xr);
+    else pd_chunk_pairs<DT>(r, b, wr);
+#pragma unroll
+    for (int e = n - 1; e >= 0; e--)
+      if (pd_stats_x<DT>(xr, wr, e) == mv) mx.id = (uint32_t)(mc * n + e);
+  }
+  float st = 0.0f;
+#pragma unroll
+  for (int u = 0; u < PD_UNROLL; u++) st += s[u];
   pd_best bm = pd_block_best(mx, sbest);
   pd_part1 out = {bm.v, bm.id, 0.0f, 0};
   if (SUMS && bm.id != PD_NONE)
-    out.s = pd_block_sum(mx.id == PD_NONE ? 0.0f : s * expf((mx.v - bm.v) * inv_t), ssum);
+    out.s = pd_block_sum(mx.id == PD_NONE ? 0.0f : st * expf((mx.v - bm.v) * inv_t), ssum);
   if (threadIdx.x == 0) part[blockIdx.x] = out;
 }
 
@@ -378,10 +422,6 @@ __global__ void __launch_bounds__(128) pd_walk_kernel(pd_verify_dev d, unsigned 
 
 /* ------------------------------------------------------------------ 3. race */
 
-__device__ __forceinline__ uint32_t pd_pick8(uint4 lo, uint4 hi, unsigned i) {
-  return i < 4 ? pd_u4_at(lo, i) : pd_u4_at(hi, i - 4);
-}
-
 template <int DT, bool VEC>
 __device__ __forceinline__ void pd_race_fetch(const void *row, const float *q, bool qvec,
                                               uint64_t width, uint64_t j0, uint32_t bits,
@@ -424,9 +464,18 @@ __device__ __forceinline__ void pd_philox2(uint64_t blk, uint64_t sub, uint64_t 
   *o1 = make_uint4(b0_, b1_, d2, d3);
 }
 
+/* Value sh + e of the three blocks (e a constant once unrolled): three selects by sh, where
+ * indexing by sh + e would pick among twelve. */
+__device__ __forceinline__ uint32_t pd_value_at(uint4 p0, uint4 p1, uint4 p2, unsigned sh,
+                                                int e) {
+  const uint32_t v[12] = {p0.x, p0.y, p0.z, p0.w, p1.x, p1.y, p1.z, p1.w,
+                          p2.x, p2.y, p2.z, p2.w};
+  return sh == 0 ? v[e] : sh == 1 ? v[e + 1] : sh == 2 ? v[e + 2] : v[e + 3];
+}
+
 /* One chunk of the race: its tokens' bounds, and for those that may win, their Philox
  * values and keys. */
-template <int DT>
+template <int DT, bool RESID>
 __device__ __forceinline__ void pd_race_chunk(const pd_verify_dev &d, const pd_job &job,
                                               bool resid, uint64_t j0, uint32_t cur, uint4 craw,
                                               const float *cq, double &thr, float &thrf,
@@ -436,18 +485,19 @@ __device__ __forceinline__ void pd_race_chunk(const pd_verify_dev &d, const pd_j
   if (!cur) return; /* nothing allowed: no weight, no residual */
   float x[pd_elems<DT>::N], rr[pd_elems<DT>::N], ub[pd_elems<DT>::N];
   pd_chunk_c<DT>(craw, cur, x);
+  uint32_t jx = job.exclude == PD_NONE ? (uint32_t)n /* the excluded token's place here */
+                                       : job.exclude - (uint32_t)j0;
   bool live = false;
 #pragma unroll
   for (int e = 0; e < n; e++) {
-    if (resid) { /* verify.c's residual, then a bound of its log */
+    if (RESID && resid) { /* verify.c's residual, then a bound of its log */
       float p = expf(pd_sampling_logw(x[e], job.m, d.inv_t)) / job.s;
       rr[e] = p - pd_sampling_q(cq[e]);
       ub[e] = !(rr[e] > 0.0f) ? -INFINITY
               : rr[e] >= FLT_MIN ? __logf(rr[e]) + 0.01f /* __logf: error < 1e-4 */
                                  : INFINITY;
     } else {
-      ub[e] = x[e] == -INFINITY || j0 + e == job.exclude ? -INFINITY
-                                                        : __fmul_ru(x[e], d.inv_t);
+      ub[e] = x[e] == -INFINITY || jx == (uint32_t)e ? -INFINITY : __fmul_ru(x[e], d.inv_t);
       rr[e] = 0.0f;
     }
     live |= ub[e] != -INFINITY && __fadd_ru(ub[e], PD_RACE_BOUND) >= thrf;
@@ -460,19 +510,26 @@ __device__ __forceinline__ void pd_race_chunk(const pd_verify_dev &d, const pd_j
   uint4 p0, p1, p2 = make_uint4(0, 0, 0, 0);
   pd_philox2(b0, job.g, a.seed, &p0, &p1);
   if (n == 8 && sh) p2 = pd_philox(b0 + 2, job.g, a.seed);
+  /* the tokens whose Gumbel bound may reach the threshold, without branches: in most
+   * chunks none does (the bound needs a value in the top 2^-7 or so) */
+  uint32_t pass = 0;
 #pragma unroll
   for (int e = 0; e < n; e++) {
+    float gb = pd_sampling_gumbel_bound(pd_value_at(p0, p1, p2, sh, e));
+    pass |= ub[e] != -INFINITY && __fadd_ru(ub[e], gb) >= thrf ? 1u << e : 0u;
+  }
+  if (!pass) return;
+#pragma unroll
+  for (int e = 0; e < n; e++) {
+    if (!((pass >> e) & 1u)) continue;
     float u = ub[e];
-    if (u == -INFINITY || __fadd_ru(u, PD_RACE_BOUND) < thrf) continue;
-    unsigned k = sh + e;
-    uint32_t v = pd_u4_at(k < 4 ? p0 : k < 8 ? p1 : p2, k & 3);
+    uint32_t v = pd_value_at(p0, p1, p2, sh, e);
     float gb = pd_sampling_gumbel_bound(v);
-    if (__fadd_ru(u, gb) < thrf) continue;
     /* the key in fp32 (logf: 1 ulp), with room for its rounding: most tokens that pass
      * the bound stop here, before the double logarithms */
     float kf = u - logf(-logf(pd_philox_uniform(v)));
     if (__fadd_ru(kf, 1e-3f + fabsf(kf) * 1e-6f) < thrf) continue;
-    double lw = resid ? pd_sampling_log(rr[e]) : pd_sampling_race_lw(x[e], d.inv_t);
+    double lw = RESID && resid ? pd_sampling_log(rr[e]) : pd_sampling_race_lw(x[e], d.inv_t);
     if (lw + gb < thr) continue;
     pd_best_d cand = {pd_sampling_key(lw, v), (uint32_t)(j0 + e)};
     pd_best_d nb = pd_best_d_pick(best, cand);
@@ -490,7 +547,7 @@ __device__ __forceinline__ void pd_race_chunk(const pd_verify_dev &d, const pd_j
  * Tokens are first judged in fp32 with bounds rounded the safe way (an upper bound of lw,
  * a lower bound of the best key); only those that may still win get their exact lw and
  * key in double, as verify.c computes them. Loads run one chunk ahead (the mask two). */
-template <int DT, bool VEC>
+template <int DT, bool VEC, bool RESID>
 __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, uint64_t jb,
                                    uint64_t je, unsigned long long *sthr,
                                    unsigned long long *gbest) {
@@ -499,7 +556,7 @@ __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, ui
   size_t esize = DT == PD_F32 ? 4 : 2;
   const void *row = (const char *)a.target_logits + job.g * a.width * esize;
   const uint32_t *mask = a.bitmask ? a.bitmask + job.g * a.n_words : NULL;
-  bool resid = job.kind == PD_JOB_RESIDUAL;
+  bool resid = RESID && job.kind == PD_JOB_RESIDUAL;
   const float *q = resid ? a.draft_probs + job.draft_row * a.width : NULL;
   bool qvec = resid && (uintptr_t)q % 16 == 0;
   pd_best_d best = {-INFINITY, PD_NONE};
@@ -519,7 +576,7 @@ __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, ui
     uint4 craw = raw;
     float cq[pd_elems<DT>::N];
 #pragma unroll
-    for (int e = 0; e < n; e++) cq[e] = resid ? qv[e] : 0.0f;
+    for (int e = 0; e < n; e++) cq[e] = RESID && resid ? qv[e] : 0.0f;
     bits = bits2; /* next chunk: its loads now, the mask of the one after */
     pd_race_fetch<DT, VEC>(row, q, qvec, a.width, (c + step) * n, bits, &raw, qv);
     bits2 = c + 2 * step < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, (c + 2 * step) * n)
@@ -529,7 +586,7 @@ __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, ui
     unsigned long long gv = gbest && threadIdx.x == 0 ? *(volatile unsigned long long *)gbest : 0;
     double t = pd_bits_key(*(volatile unsigned long long *)sthr);
     if (t > thr) thr = t, thrf = __double2float_rd(t);
-    pd_race_chunk<DT>(d, job, resid, j0, cur, craw, cq, thr, thrf, best, sthr);
+    pd_race_chunk<DT, RESID>(d, job, resid, j0, cur, craw, cq, thr, thrf, best, sthr);
     if (gbest && threadIdx.x == 0) { /* trade best keys with the request's other blocks */
       unsigned long long sv = *(volatile unsigned long long *)sthr;
       if (sv > gv) atomicMax(gbest, sv);
@@ -539,8 +596,10 @@ __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, ui
   return best;
 }
 
-template <int DT, bool VEC>
-__global__ void __launch_bounds__(PD_VBLOCK, PD_RACE_MINB) pd_race_kernel(pd_verify_dev d, unsigned splits,
+/* RESID: some jobs may draw from a residual (SAMPLE); without it every job draws from p,
+ * and the kernel keeps no residual state (fewer registers, more blocks per SM). */
+template <int DT, bool VEC, bool RESID>
+__global__ void __launch_bounds__(PD_VBLOCK, RESID ? PD_RACE_MINB : PD_RACE_P_MINB) pd_race_kernel(pd_verify_dev d, unsigned splits,
                                                             uint64_t span, pd_job *jobs,
                                                             pd_part2 *part) {
   __shared__ unsigned long long sthr;
@@ -551,7 +610,7 @@ __global__ void __launch_bounds__(PD_VBLOCK, PD_RACE_MINB) pd_race_kernel(pd_ver
   uint64_t je = jb + span < d.a.width ? jb + span : d.a.width;
   if (threadIdx.x == 0) sthr = *(volatile unsigned long long *)&jobs[r].best;
   __syncthreads();
-  pd_best_d b = pd_block_best_d(pd_race_slice<DT, VEC>(d, job, jb, je, &sthr, &jobs[r].best), sb);
+  pd_best_d b = pd_block_best_d(pd_race_slice<DT, VEC, RESID>(d, job, jb, je, &sthr, &jobs[r].best), sb);
   if (threadIdx.x != 0) return;
   part[blockIdx.x] = {b.v, b.id, 0};
   if (b.id != PD_NONE) atomicMax(&jobs[r].best, pd_key_bits(b.v));
@@ -579,7 +638,7 @@ __global__ void __launch_bounds__(PD_VBLOCK) pd_finish_kernel(pd_verify_dev d, u
     if (threadIdx.x == 0) sthr = 0;
     __syncthreads();
     job.kind = PD_JOB_P;
-    b = pd_block_best_d(pd_race_slice<DT, VEC>(d, job, 0, a.width, &sthr, NULL), sb);
+    b = pd_block_best_d(pd_race_slice<DT, VEC, false>(d, job, 0, a.width, &sthr, NULL), sb);
   }
   if (threadIdx.x != 0 || b.id == PD_NONE) return;
   a.out_tokens[a.draft_offsets[r] + r + job.accepted] = b.id;
@@ -606,7 +665,12 @@ static void pd_verify_launch2(const pd_verify_dev &d, size_t n_rows, char *ws, c
     pd_stats_kernel<DT, VEC, true><<<b1, PD_VBLOCK, 0, s>>>(d, s1, pd_span(d.a.width, s1), p1);
   pd_walk_kernel<DT><<<(n + 3) / 4, 128, 0, s>>>(d, s1, p1, jobs);
   if (d.greedy) return;
-  pd_race_kernel<DT, VEC><<<n * s2, PD_VBLOCK, 0, s>>>(d, s2, pd_span(d.a.width, s2), jobs, p2);
+  if (d.a.mode == PD_VERIFY_SAMPLE)
+    pd_race_kernel<DT, VEC, true><<<n * s2, PD_VBLOCK, 0, s>>>(d, s2, pd_span(d.a.width, s2),
+                                                                jobs, p2);
+  else
+    pd_race_kernel<DT, VEC, false><<<n * s2, PD_VBLOCK, 0, s>>>(d, s2, pd_span(d.a.width, s2),
+                                                                 jobs, p2);
   pd_finish_kernel<DT, VEC><<<n, PD_VBLOCK, 0, s>>>(d, s2, jobs, p2);
 }
 
