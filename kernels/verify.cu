@@ -134,7 +134,7 @@ __device__ __forceinline__ uint32_t pd_bits_at(const uint32_t *mask, uint64_t n_
 template <int DT, bool VEC>
 __device__ __forceinline__ uint4 pd_chunk_load(const void *row, uint64_t width, uint64_t j0) {
   const int n = pd_elems<DT>::N;
-  if (VEC && j0 + n <= width) return __ldg((const uint4 *)row + j0 / n);
+  if (VEC && j0 + n <= width) return __ldcs((const uint4 *)row + j0 / n); /* evict first */
   uint32_t w[4] = {0, 0, 0, 0};
   for (int e = 0; e < n && j0 + e < width; e++) {
     uint32_t h = DT == PD_F32 ? __float_as_uint(__ldg((const float *)row + j0 + e))
@@ -230,7 +230,7 @@ static uint64_t pd_span(uint64_t width, unsigned splits) {
   return ((width + splits - 1) / splits + 31) / 32 * 32;
 }
 #ifndef PD_RACE_TARGET
-#define PD_RACE_TARGET 2048 /* race slices: smaller, as each token costs more there */
+#define PD_RACE_TARGET 1024 /* race slices */
 #endif
 #ifndef PD_STATS_TARGET
 #define PD_STATS_TARGET 4096 /* row slices in the stats pass: several waves of blocks */
@@ -296,11 +296,11 @@ __global__ void __launch_bounds__(PD_VBLOCK) pd_stats_kernel(pd_verify_dev d, un
     if (!SUMS || mv == -INFINITY) continue;
     float f = mv > old ? pd_ex2((old - mv) * l2t) : 1.0f; /* rescale; from -inf: 0 */
 #pragma unroll
-    for (int u = 0; u < PD_UNROLL; u++) { /* one MUFU op a token; -inf adds 0 */
-      s[u] *= f;
+    for (int u = 0; u < PD_UNROLL; u++) s[u] *= f;
+#pragma unroll
+    for (int u = 0; u < PD_UNROLL; u++) /* one MUFU op a token; -inf adds 0 */
 #pragma unroll
       for (int e = 0; e < n; e++) s[u] += pd_ex2((pd_stats_x<DT>(x[u], w[u], e) - mv) * l2t);
-    }
   }
   pd_best mx = {mv, PD_NONE};
   if (mv != -INFINITY) { /* the lowest id of the maximum in its chunk, loaded again */
