@@ -154,7 +154,8 @@ extern "C" pd_status pd_cuda_apply_bitmask(void *logits, pd_dtype dtype, size_t 
                     bitmask_rows);
   size_t esize = dtype == PD_F32 ? 4 : 2;
   bool aligned = ((uintptr_t)logits % 16 == 0) && (row_stride * esize) % 16 == 0;
-  uint64_t segs = dtype == PD_F32 ? (uint64_t)pd_vec<uint32_t>::SEGS : (uint64_t)pd_vec<uint16_t>::SEGS;
+  uint64_t segs =
+      dtype == PD_F32 ? (uint64_t)pd_vec<uint32_t>::SEGS : (uint64_t)pd_vec<uint16_t>::SEGS;
   uint64_t tiles = ((width + 31) / 32 + 32 * segs - 1) / (32 * segs);
   uint64_t blocks = (rows * tiles + 7) / 8; /* 8 warps a block, one tile a warp */
   unsigned grid = (unsigned)(blocks < (1u << 20) ? blocks : (1u << 20));

@@ -5,8 +5,9 @@
 #
 #   OUT=/some/dir kernels/build_standalone.sh [--quick] [--no-run]
 #
-# NVFLAGS adds nvcc options (the kernels' tuning macros: PD_TILE_SEGS, PD_APPLY_MINB,
-# PD_RACE_MINB, PD_RACE_TARGET), to compare variants on one machine.
+# NVFLAGS adds nvcc options (the kernels' tuning macros: PD_SEGS_32, PD_CS_32, PD_SEGS_16,
+# PD_CS_16, PD_UNROLL, PD_STATS_TARGET, PD_RACE_MINB, PD_RACE_TARGET), to compare variants
+# on one machine.
 # Writes $OUT/build.txt, $OUT/gpu.txt (nvidia-smi), $OUT/selftest.txt, $OUT/bench.txt.
 # Exits non-zero when the build or the self-test fails.
 set -euo pipefail

@@ -108,7 +108,8 @@ extern "C" pd_status pd_gpu_timer_stop(pd_gpu_timer *t, double *ms, pd_error *er
   float f = 0.0f;
   pd_status st = pd_gpu_status(cudaEventRecord(t->stop, 0), "event record", err);
   if (st == PD_OK) st = pd_gpu_status(cudaEventSynchronize(t->stop), "event wait", err);
-  if (st == PD_OK) st = pd_gpu_status(cudaEventElapsedTime(&f, t->start, t->stop), "event time", err);
+  if (st == PD_OK)
+    st = pd_gpu_status(cudaEventElapsedTime(&f, t->start, t->stop), "event time", err);
   *ms = f;
   pd_gpu_timer_free(t);
   return st;

@@ -37,9 +37,6 @@ extern "C" {
 #ifndef PD_RACE_MINB
 #define PD_RACE_MINB 3 /* race blocks per SM the registers must allow */
 #endif
-#ifndef PD_RACE_P_MINB
-#define PD_RACE_P_MINB 3 /* the same, when every draw is from p */
-#endif
 
 /* What a stats block learns about its slice of a row. */
 struct pd_part1 {
@@ -597,11 +594,11 @@ __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, ui
 }
 
 /* RESID: some jobs may draw from a residual (SAMPLE); without it every job draws from p,
- * and the kernel keeps no residual state (fewer registers, more blocks per SM). */
+ * and the kernel keeps no residual state (within the same registers, no spills). */
 template <int DT, bool VEC, bool RESID>
-__global__ void __launch_bounds__(PD_VBLOCK, RESID ? PD_RACE_MINB : PD_RACE_P_MINB) pd_race_kernel(pd_verify_dev d, unsigned splits,
-                                                            uint64_t span, pd_job *jobs,
-                                                            pd_part2 *part) {
+__global__ void __launch_bounds__(PD_VBLOCK, PD_RACE_MINB)
+    pd_race_kernel(pd_verify_dev d, unsigned splits, uint64_t span, pd_job *jobs,
+                   pd_part2 *part) {
   __shared__ unsigned long long sthr;
   __shared__ pd_best_d sb[32];
   uint64_t r = blockIdx.x / splits, jb = (blockIdx.x % splits) * span;
@@ -610,7 +607,8 @@ __global__ void __launch_bounds__(PD_VBLOCK, RESID ? PD_RACE_MINB : PD_RACE_P_MI
   uint64_t je = jb + span < d.a.width ? jb + span : d.a.width;
   if (threadIdx.x == 0) sthr = *(volatile unsigned long long *)&jobs[r].best;
   __syncthreads();
-  pd_best_d b = pd_block_best_d(pd_race_slice<DT, VEC, RESID>(d, job, jb, je, &sthr, &jobs[r].best), sb);
+  pd_best_d b =
+      pd_block_best_d(pd_race_slice<DT, VEC, RESID>(d, job, jb, je, &sthr, &jobs[r].best), sb);
   if (threadIdx.x != 0) return;
   part[blockIdx.x] = {b.v, b.id, 0};
   if (b.id != PD_NONE) atomicMax(&jobs[r].best, pd_key_bits(b.v));
