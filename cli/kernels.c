@@ -758,9 +758,10 @@ static double pdk_floor_bytes(const pd_verify_args *a, size_t rows) {
   return b;
 }
 
-/* Device batch of n requests with k drafts each; drafts are token (r * 7919) % width. */
+/* Device batch of n requests with k drafts each; drafts are token (r * 7919) % width.
+ * Logits uniform in [-8, 8), or with a peaked head (pd_gpu_peak_logits). */
 static pd_status pdk_verify_setup(pdk_verify_ctx *v, pd_verify_mode mode, size_t n, size_t k,
-                                  pd_error *err) {
+                                  bool peaked, pd_error *err) {
   size_t rows = n * (k + 1), nw = (PDK_WIDTH + 31) / 32;
   size_t *offs = malloc((n + 1) * sizeof *offs);
   uint32_t *drafts = malloc(n * k * 4 + 4);
@@ -771,6 +772,7 @@ static pd_status pdk_verify_setup(pdk_verify_ctx *v, pd_verify_mode mode, size_t
   void *cnt = NULL;
   if (st == PD_OK) st = pd_gpu_alloc(&logits, rows * PDK_WIDTH * 2, err);
   if (st == PD_OK) st = pd_gpu_fill_logits(logits, PD_BF16, rows * PDK_WIDTH, 3, err);
+  if (st == PD_OK && peaked) st = pd_gpu_peak_logits(logits, PD_BF16, rows * PDK_WIDTH, 3, err);
   if (st == PD_OK) st = pd_gpu_alloc(&mask, rows * nw * 4, err);
   if (st == PD_OK) st = pd_gpu_fill_mask(mask, rows, nw, PDK_WIDTH, 1, 4, err);
   if (st == PD_OK && mode == PD_VERIFY_SAMPLE) st = pd_gpu_alloc(&q, n * k * PDK_WIDTH * 4, err);
@@ -800,14 +802,15 @@ static void pdk_verify_teardown(pdk_verify_ctx *v) {
   memset(v, 0, sizeof *v);
 }
 
-static pd_status pdk_bench_verify_gpu(pd_verify_mode mode, size_t n, size_t k, double peak,
-                                      const char *only, pd_error *err) {
+static pd_status pdk_bench_verify_gpu(pd_verify_mode mode, size_t n, size_t k, bool peaked,
+                                      double peak, const char *only, pd_error *err) {
   char what[128];
-  snprintf(what, sizeof what, "verify %s bf16 batch %zu k=%zu", pdk_mode_name(mode), n, k);
+  snprintf(what, sizeof what, "verify %s bf16 batch %zu k=%zu%s", pdk_mode_name(mode), n, k,
+           peaked ? " peaked" : "");
   if (only && !strstr(what, only)) return PD_OK;
   pdk_verify_ctx v;
   memset(&v, 0, sizeof v);
-  pd_status st = pdk_verify_setup(&v, mode, n, k, err);
+  pd_status st = pdk_verify_setup(&v, mode, n, k, peaked, err);
   double fused = st == PD_OK ? pdk_time_us(pdk_verify_gpu, &v, true, 40.0, err) : -1.0;
   double unfused = fused >= 0 ? pdk_time_us(pdk_verify_unfused, &v, true, 40.0, err) : -1.0;
   if (st == PD_OK && unfused < 0) st = err ? err->code : PD_ERR_INTERNAL;
@@ -870,7 +873,7 @@ static int pdk_bench_gpu(bool quick, const char *only) {
   if (pd_cuda_peak_bandwidth(&peak, &err) != PD_OK) return pd_cli_fail("bench kernels", &err);
   printf("peak memory bandwidth %.0f GB/s (memory clock x bus width, from the device)\n", peak);
   printf("GB/s: apply = bytes the kernel must move; verify = one read of logits + mask "
-         "(the floor)\n");
+         "(the floor)\nverify logits: uniform in [-8, 8); peaked: also about 31 a row at 20..28\n");
   const size_t batches[] = {1, 16, 256, 4096}, ks[] = {0, 1, 4, 8};
   pd_status st = pdk_bench_floors(peak, only, &err);
   for (int t = PD_F32; t <= PD_BF16 && st == PD_OK; t++)
@@ -883,8 +886,14 @@ static int pdk_bench_gpu(bool quick, const char *only) {
       for (size_t k = 0; k < 4 && st == PD_OK; k++) {
         bool big = batches[b] * (ks[k] + 1) > 4096 * 5; /* keep SAMPLE's q within memory */
         if ((quick && batches[b] != 256) || (mode == PD_VERIFY_SAMPLE && big)) continue;
-        st = pdk_bench_verify_gpu((pd_verify_mode)mode, batches[b], ks[k], peak, only, &err);
+        st = pdk_bench_verify_gpu((pd_verify_mode)mode, batches[b], ks[k], false, peak, only,
+                                  &err);
       }
+  /* logits of a confident model: the race needs few random values */
+  for (int mode = PD_VERIFY_GREEDY; mode <= PD_VERIFY_SAMPLE_POINT && st == PD_OK; mode++)
+    for (size_t b = 1; b < 3 && st == PD_OK; b++)
+      if (!quick || batches[b] == 256)
+        st = pdk_bench_verify_gpu((pd_verify_mode)mode, batches[b], 4, true, peak, only, &err);
   return st == PD_OK ? 0 : pd_cli_fail("bench kernels", &err);
 }
 

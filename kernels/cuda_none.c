@@ -93,6 +93,12 @@ pd_status pd_gpu_fill_logits(void *logits, pd_dtype dtype, size_t count, uint64_
   return pd__fail(err, PD_ERR_UNSUPPORTED, "built without CUDA");
 }
 
+pd_status pd_gpu_peak_logits(void *logits, pd_dtype dtype, size_t count, uint64_t seed,
+                             pd_error *err) {
+  (void)logits, (void)dtype, (void)count, (void)seed;
+  return pd__fail(err, PD_ERR_UNSUPPORTED, "built without CUDA");
+}
+
 pd_status pd_gpu_fill_mask(uint32_t *mask, size_t rows, size_t n_words, size_t width,
                            int density, uint64_t seed, pd_error *err) {
   (void)mask, (void)rows, (void)n_words, (void)width, (void)density, (void)seed;

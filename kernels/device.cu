@@ -176,6 +176,27 @@ static unsigned pd_fill_blocks(uint64_t count) {
   return (unsigned)(b < 65536 ? (b ? b : 1) : 65536);
 }
 
+__global__ void pd_peak_logits_kernel(void *logits, int dtype, uint64_t count, uint64_t seed) {
+  for (uint64_t i = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * 4099; i < count;
+       i += (uint64_t)gridDim.x * blockDim.x * 4099) {
+    curandStatePhilox4_32_10_t st;
+    curand_init(seed, 2, i, &st);
+    float v = 20.0f + 8.0f * pd_philox_uniform(curand(&st));
+    if (dtype == PD_F32) ((float *)logits)[i] = v;
+    else if (dtype == PD_F16) ((__half *)logits)[i] = __float2half_rn(v);
+    else ((uint16_t *)logits)[i] = (uint16_t)(__float_as_uint(v) >> 16);
+  }
+}
+
+extern "C" pd_status pd_gpu_peak_logits(void *logits, pd_dtype dtype, size_t count,
+                                        uint64_t seed, pd_error *err) {
+  pd_status st = pd_cuda_require(err);
+  if (st != PD_OK) return st;
+  pd_peak_logits_kernel<<<pd_fill_blocks(count / 4099 + 1), 256>>>(logits, (int)dtype, count,
+                                                                    seed);
+  return pd_cuda_check_launch("peak logits", err);
+}
+
 extern "C" pd_status pd_gpu_fill_logits(void *logits, pd_dtype dtype, size_t count,
                                         uint64_t seed, pd_error *err) {
   pd_status st = pd_cuda_require(err);
