@@ -898,12 +898,16 @@ static int pdk_bench_gpu(bool quick, const char *only) {
 }
 
 /* CPU twins: smaller shapes, short budgets (the CPU is shared). */
-static int pdk_bench_cpu(bool quick) {
+static int pdk_bench_cpu(bool quick, const char *only) {
   printf("gpu: not available; benchmarking the CPU twins (one thread, CPU time)\n");
   pd_error err = {0};
   const size_t batches[] = {1, 16, 64}, ks[] = {0, 4, 8};
   for (int t = PD_F32; t <= PD_BF16; t += 2)
     for (size_t b = 0; b < 3; b++) {
+      char what[128];
+      snprintf(what, sizeof what, "cpu apply %s [%zu, %d] mixed masks", pdk_dtype_name(t),
+               batches[b], PDK_WIDTH);
+      if (only && !strstr(what, only)) continue;
       pdk_batch h;
       if (!pdk_batch_make(&h, PD_VERIFY_GREEDY, (pd_dtype)t, PDK_WIDTH, batches[b], 0, 1.0f, 9)) {
         pdk_batch_free(&h);
@@ -911,9 +915,6 @@ static int pdk_bench_cpu(bool quick) {
       }
       pdk_apply_ctx c = {h.logits, (pd_dtype)t, h.rows, h.n_words, h.mask};
       double us = pdk_time_us(pdk_apply_cpu, &c, false, quick ? 20.0 : 100.0, &err);
-      char what[128];
-      snprintf(what, sizeof what, "cpu apply %s [%zu, %d] mixed masks", pdk_dtype_name(t),
-               h.rows, PDK_WIDTH);
       pdk_bench_print(what, us, pdk_apply_bytes(h.mask, h.rows, h.n_words, pd_dtype_size(t)),
                       0);
       pdk_batch_free(&h);
@@ -921,6 +922,10 @@ static int pdk_bench_cpu(bool quick) {
   for (int mode = PD_VERIFY_GREEDY; mode <= PD_VERIFY_SAMPLE_POINT; mode++)
     for (size_t b = 0; b < (quick ? 2u : 3u); b++)
       for (size_t k = 0; k < 3; k++) {
+        char what[128];
+        snprintf(what, sizeof what, "cpu verify %s bf16 batch %zu k=%zu",
+                 pdk_mode_name((pd_verify_mode)mode), batches[b], ks[k]);
+        if (only && !strstr(what, only)) continue;
         pdk_batch h;
         if (!pdk_batch_make(&h, (pd_verify_mode)mode, PD_BF16, PDK_WIDTH, batches[b],
                             (int)ks[k], 0.8f, 9)) {
@@ -929,10 +934,9 @@ static int pdk_bench_cpu(bool quick) {
         }
         pdk_verify_ctx v = {pdk_args(&h, 1, 0), h.rows, NULL, NULL};
         double us = pdk_time_us(pdk_verify_cpu, &v, false, quick ? 20.0 : 100.0, &err);
-        char what[128];
-        snprintf(what, sizeof what, "cpu verify %s bf16 batch %zu k=%zu (%.1f us/row)",
-                 pdk_mode_name((pd_verify_mode)mode), batches[b], ks[k], us / (double)h.rows);
-        pdk_bench_print(what, us, pdk_floor_bytes(&v.a, h.rows), 0);
+        char line[192];
+        snprintf(line, sizeof line, "%s (%.1f us/row)", what, us / (double)h.rows);
+        pdk_bench_print(line, us, pdk_floor_bytes(&v.a, h.rows), 0);
         pdk_batch_free(&h);
       }
   return 0;
@@ -940,7 +944,7 @@ static int pdk_bench_cpu(bool quick) {
 
 int pd_cli_bench(int argc, char **argv) {
   bool quick = false, kernels = false;
-  const char *only = NULL; /* GPU: only the shapes whose name holds this text */
+  const char *only = NULL; /* only the shapes whose name holds this text */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "kernels")) kernels = true;
     else if (!strcmp(argv[i], "--quick")) quick = true;
@@ -953,7 +957,7 @@ int pd_cli_bench(int argc, char **argv) {
   }
   if (!kernels) return pd_cli_usage("usage: bench kernels [--quick] [--only TEXT]");
   char name[256];
-  if (!pd_cuda_available(name, sizeof name)) return pdk_bench_cpu(quick);
+  if (!pd_cuda_available(name, sizeof name)) return pdk_bench_cpu(quick, only);
   printf("gpu: %s\n", name);
   return pdk_bench_gpu(quick, only);
 }
