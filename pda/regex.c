@@ -1079,9 +1079,15 @@ typedef struct pd__span {
   bool none; /* the language is empty */
 } pd__span;
 
+/* Flags of the nodes that existed when the cut began ([n_marked]): bit 0, the
+ * node stands for one character; bit 1, span[node] is known. The IR shares
+ * subtrees (a group repeated, a rule called twice), so spans are remembered:
+ * walked afresh, a shared subtree costs once per path to it, exponential in
+ * the nesting (a fuzzer's 79-byte pattern ran for minutes). */
 typedef struct pd__cutter {
   pd_ir *ir;
-  const uint8_t *is_char; /* [ir->nodes.len]: node stands for one character */
+  uint8_t *flags;
+  struct pd__span *span;
   size_t n_marked;
   bool fail; /* a shape the cut cannot make exact */
 } pd__cutter;
@@ -1093,7 +1099,7 @@ static uint64_t pd__sat_mul(uint64_t a, uint64_t b) {
 }
 
 static bool pd__marked(const pd__cutter *c, uint32_t node) {
-  return node < c->n_marked && c->is_char[node];
+  return node < c->n_marked && (c->flags[node] & 1);
 }
 
 static pd__span pd__span_of(pd__cutter *c, uint32_t node);
@@ -1111,8 +1117,19 @@ static pd__span pd__span_list(pd__cutter *c, const pd_ir_node *n) {
   return s;
 }
 
+static pd__span pd__span_calc(pd__cutter *c, uint32_t node);
+
 static pd__span pd__span_of(pd__cutter *c, uint32_t node) {
   if (pd__marked(c, node)) return (pd__span){1, 1, false};
+  if (node >= c->n_marked) return pd__span_calc(c, node); /* made by the cut itself */
+  if (!(c->flags[node] & 2)) {
+    c->span[node] = pd__span_calc(c, node);
+    c->flags[node] |= 2;
+  }
+  return c->span[node];
+}
+
+static pd__span pd__span_calc(pd__cutter *c, uint32_t node) {
   const pd_ir_node *n = pd_ir_at(c->ir, node);
   uint64_t k = 0;
   switch ((pd_ir_kind)n->kind) {
@@ -1223,16 +1240,19 @@ static uint32_t pd__cut(pd__cutter *c, uint32_t node, uint64_t min, uint64_t max
 static void pd__cut_length(pd__rx *rx, uint32_t *node, uint32_t min, uint32_t max) {
   pd_ir *ir = rx->ir;
   if ((min == 0 && max == PD_IR_INF) || ir->oom) return;
-  pd__cutter c = {ir, NULL, ir->nodes.len, false};
-  uint8_t *marks = pd__calloc(ir->alloc, c.n_marked ? c.n_marked : 1, 1);
-  if (!marks) {
+  pd__cutter c = {ir, NULL, NULL, ir->nodes.len, false};
+  size_t n = c.n_marked ? c.n_marked : 1;
+  c.flags = pd__calloc(ir->alloc, n, 1);
+  c.span = c.flags ? pd__malloc(ir->alloc, n * sizeof *c.span) : NULL;
+  if (!c.span) {
+    pd__free(ir->alloc, c.flags);
     pd__err(rx, PD_ERR_NOMEM, 0, "out of memory");
     return;
   }
-  for (size_t i = 0; i < rx->chars.len; i++) marks[rx->chars.data[i]] = 1;
-  c.is_char = marks;
+  for (size_t i = 0; i < rx->chars.len; i++) c.flags[rx->chars.data[i]] = 1;
   uint32_t cut = pd__cut(&c, *node, min, max == PD_IR_INF ? PD__LEN_INF : max);
-  pd__free(ir->alloc, marks);
+  pd__free(ir->alloc, c.span);
+  pd__free(ir->alloc, c.flags);
   if (c.fail) pd__unsupported(rx, 0, "a length bound on this pattern's shape");
   else *node = cut;
 }
