@@ -19,6 +19,14 @@
  *
  * Popping k rows truncates both arrays: rollback does no recomputation.
  *
+ * Counted rules (pda.h, a JSON string's maxLength): an item of one also has a
+ * count, the units its instance has begun (counts[i], parallel to items; the
+ * array exists only when the grammar has such rules). An edge out of the
+ * rule's start begins a unit: it is refused once count units have begun, and
+ * the new item has one more. The rule's automaton is a DFA, so (state,
+ * origin) fixes the bytes read since origin and thus the count: deduplication
+ * by (state, origin) stays exact.
+ *
  * Token semantics (the definition pd_matcher_fill_bitmask must reproduce):
  * token t is accepted in the current state iff
  *   - t < vocab size and t is not a PD_TOKEN_HOLE, the matcher is not
@@ -80,6 +88,8 @@ struct pd_matcher {
   bool hashed;
   uint64_t *hkey;
   uint32_t *hstamp, hbits;
+  uint32_t *counts;                    /* per item, see above; NULL without counted rules */
+  size_t counts_cap;
   struct pd_memo_scratch *key_scratch; /* masks/memo.c's, made by the first mask key */
   struct pd_earley_calls *calls;       /* calls.c's index of wide rows, made on first use */
 };
@@ -97,6 +107,21 @@ typedef struct pd_earley_calls pd_earley_calls;
  * memory fails: then scan the row. (calls.c) */
 const pd_earley_call *pd_earley_calls_to(pd_matcher *m, uint32_t row, uint32_t rule, uint32_t *n);
 void pd_earley_calls_free(pd_earley_calls *c, const pd_allocator *a);
+
+/* The units the counted rule of item i (an index into items) may still begin;
+ * UINT32_MAX when its rule is not counted. */
+static inline uint32_t pd_earley_room(const pd_matcher *m, size_t i) {
+  uint32_t bound = m->rules[m->states[m->items.data[i].state].rule].count;
+  return bound && m->counts ? bound - m->counts[i] : UINT32_MAX;
+}
+/* Whether item i may take an edge out of its state: false only for an item of
+ * a counted rule at the rule's start once its bound is reached. */
+static inline bool pd_earley_may_leave(const pd_matcher *m, size_t i) {
+  if (!m->counts) return true;
+  const pd_pda_state *st = &m->states[m->items.data[i].state];
+  const pd_pda_rule *r = &m->rules[st->rule];
+  return !r->count || m->items.data[i].state != r->start || m->counts[i] < r->count;
+}
 
 /* ---- fast row operations (the per-token hot path of masks/fill.c) ---- */
 

@@ -18,6 +18,7 @@ void pd_matcher_free(pd_matcher *m) {
   pd__free(a, m->head);
   pd__free(a, m->hkey);
   pd__free(a, m->hstamp);
+  pd__free(a, m->counts);
   pd_memo_scratch_free(m->key_scratch, a);
   pd_earley_calls_free(m->calls, a);
   pd__free(a, m);
@@ -83,6 +84,14 @@ pd_status pd_matcher_fork(const pd_matcher *m, pd_matcher **out, pd_error *err) 
       !PD__COPY(f->alloc, f->row_ids, m->row_ids) || !PD__COPY(f->alloc, f->tokens, m->tokens)) {
     pd_matcher_free(f);
     return pd__nomem(err);
+  }
+  if (m->counts && m->items.len) {
+    if (!(f->counts = pd__malloc(f->alloc, m->items.len * sizeof *f->counts))) {
+      pd_matcher_free(f);
+      return pd__nomem(err);
+    }
+    memcpy(f->counts, m->counts, m->items.len * sizeof *f->counts);
+    f->counts_cap = m->items.len;
   }
   f->terminated = m->terminated;
   f->next_row_id = m->next_row_id;

@@ -74,13 +74,26 @@ static __attribute__((noinline)) bool pd__hash_add(pd_matcher *m, size_t start, 
   return true;
 }
 
-/* Appends (state, origin) to the row, prev the last item of its state. */
+/* Grows counts to the capacity of items (a grammar with counted rules). */
+static __attribute__((noinline)) bool pd__counts_room(pd_matcher *m) {
+  size_t cap = m->items.cap;
+  uint32_t *c = pd__realloc(m->alloc, m->counts, cap * sizeof *c);
+  if (!c) return false;
+  m->counts = c, m->counts_cap = cap;
+  return true;
+}
+
+/* Appends (state, origin) with its count to the row, prev the last item of its state. */
 static inline __attribute__((always_inline)) pd_status pd__push(pd_matcher *m, size_t start,
                                                                 uint32_t state, uint32_t origin,
-                                                                uint32_t prev) {
+                                                                uint32_t count, uint32_t prev) {
   if (m->items.len - start >= m->max_items) return PD_ERR_LIMIT;
   if (!pd_array_reserve(m->alloc, &m->items, 1) || !pd_array_reserve(m->alloc, &m->chain, 1))
     return PD_ERR_NOMEM;
+  if (m->g->pda.n_counted) {
+    if (m->counts_cap < m->items.cap && !pd__counts_room(m)) return PD_ERR_NOMEM;
+    m->counts[m->items.len] = count;
+  }
   if (__builtin_expect(m->hashed, 0) && !pd__hash_add(m, start, state, origin))
     return PD_ERR_NOMEM;
   m->chain.data[m->chain.len++] = prev;
@@ -92,24 +105,27 @@ static inline __attribute__((always_inline)) pd_status pd__push(pd_matcher *m, s
 
 /* pd__add for a state whose chain is long: the table decides. */
 static __attribute__((noinline)) pd_status pd__add_long(pd_matcher *m, size_t start,
-                                                        uint32_t state, uint32_t origin) {
+                                                        uint32_t state, uint32_t origin,
+                                                        uint32_t count) {
   if (!m->hashed && !pd__hash_row(m, start)) return PD_ERR_NOMEM;
   if (m->hstamp[pd__hash_slot(m, (uint64_t)state << 32 | origin)] == m->gen) return PD_OK;
-  return pd__push(m, start, state, origin, m->head[state]);
+  return pd__push(m, start, state, origin, count, m->head[state]);
 }
 
-/* Adds (state, origin) to the row starting at item index start unless present. */
-static pd_status pd__add(pd_matcher *m, size_t start, uint32_t state, uint32_t origin) {
+/* Adds (state, origin) to the row starting at item index start unless present;
+ * count is the item's (earley.h; 0 outside counted rules). */
+static pd_status pd__add(pd_matcher *m, size_t start, uint32_t state, uint32_t origin,
+                         uint32_t count) {
   uint32_t prev = PD__NONE;
   if (m->stamp[state] == m->gen) {
     prev = m->head[state];
     uint32_t steps = 0;
     for (uint32_t i = prev; i != PD__NONE; i = m->chain.data[i - start]) {
       if (m->items.data[i].origin == origin) return PD_OK;
-      if (++steps == PD__CHAIN_MAX) return pd__add_long(m, start, state, origin);
+      if (++steps == PD__CHAIN_MAX) return pd__add_long(m, start, state, origin, count);
     }
   }
-  return pd__push(m, start, state, origin, prev);
+  return pd__push(m, start, state, origin, count, prev);
 }
 
 /* Item (rule finished, origin o): advance every caller of rule waiting in row o. */
@@ -118,7 +134,7 @@ static pd_status pd__complete(pd_matcher *m, size_t start, uint32_t rule, uint32
   uint32_t n;
   const pd_earley_call *c = pd_earley_calls_to(m, o, rule, &n);
   for (uint32_t i = 0; c && i < n; i++) {
-    pd_status s = c[i].rule == rule ? pd__add(m, start, c[i].to, c[i].origin) : PD_OK;
+    pd_status s = c[i].rule == rule ? pd__add(m, start, c[i].to, c[i].origin, 0) : PD_OK;
     if (s) return s;
   }
   if (c) return PD_OK;
@@ -128,7 +144,7 @@ static pd_status pd__complete(pd_matcher *m, size_t start, uint32_t rule, uint32
     if (!st->n_call) continue;
     const pd_pda_edge *call = pd_pda_call_to(m->edges, st, rule);
     if (!call) continue;
-    pd_status s = pd__add(m, start, call->to, it.origin);
+    pd_status s = pd__add(m, start, call->to, it.origin, 0);
     if (s) return s;
   }
   return PD_OK;
@@ -149,8 +165,8 @@ static pd_status pd__closure(pd_matcher *m, size_t from) {
     const pd_pda_edge *e = m->edges + st->edges + st->n_byte;
     for (uint32_t k = 0; k < st->n_call; k++) {
       const pd_pda_rule *callee = &m->rules[e[k].arg];
-      if ((s = pd__add(m, start, callee->start, row))) return s;
-      if ((callee->flags & PD_RULE_NULLABLE) && (s = pd__add(m, start, e[k].to, it.origin)))
+      if ((s = pd__add(m, start, callee->start, row, 0))) return s;
+      if ((callee->flags & PD_RULE_NULLABLE) && (s = pd__add(m, start, e[k].to, it.origin, 0)))
         return s;
     }
   }
@@ -184,9 +200,14 @@ pd_status pd_earley_push_byte(pd_matcher *m, uint8_t byte) {
     pd_earley_item it = m->items.data[i];
     const pd_pda_state *st = &m->states[it.state];
     const pd_pda_edge *ed = m->edges + st->edges;
+    uint32_t count = 0;
+    if (m->counts) { /* a counted rule's item: a unit begins where it leaves the start */
+      if (!pd_earley_may_leave(m, i)) continue;
+      count = m->counts[i] + (m->rules[st->rule].count && it.state == m->rules[st->rule].start);
+    }
     for (uint32_t k = 0; k < st->n_byte && ed[k].lo <= byte; k++) {
       if (byte > ed[k].hi) continue;
-      if ((s = pd__add(m, e, ed[k].to, it.origin))) return pd__abandon(m, s);
+      if ((s = pd__add(m, e, ed[k].to, it.origin, count))) return pd__abandon(m, s);
       break;
     }
   }
@@ -198,9 +219,11 @@ pd_status pd_earley_push_byte(pd_matcher *m, uint8_t byte) {
 bool pd_earley_scans(const pd_matcher *m, uint8_t byte) {
   size_t n;
   const pd_earley_item *it = pd_earley_current(m, &n);
+  size_t first = (size_t)(it - m->items.data);
   for (size_t i = 0; i < n; i++) {
     const pd_pda_state *st = &m->states[it[i].state];
     const pd_pda_edge *ed = m->edges + st->edges;
+    if (!pd_earley_may_leave(m, first + i)) continue;
     for (uint32_t k = 0; k < st->n_byte && ed[k].lo <= byte; k++)
       if (byte <= ed[k].hi) return true;
   }
@@ -236,7 +259,7 @@ static pd_status pd__token_seeds(pd_matcher *m, uint32_t src, uint32_t id) {
     const pd_pda_edge *e = m->edges + st->edges + st->n_byte + st->n_call;
     for (uint32_t k = 0; k < st->n_token; k++) {
       if (!pd__token_edge_ok(&e[k], id)) continue;
-      pd_status s = pd__add(m, start, e[k].to, it.origin);
+      pd_status s = pd__add(m, start, e[k].to, it.origin, 0);
       if (s) return s;
     }
   }
@@ -282,7 +305,8 @@ static pd_status pd__push_token_edges(pd_matcher *m, uint32_t src, uint32_t id, 
   size_t n, a = m->rows.data[src];
   pd_earley_row(m, src, &n);
   for (size_t i = a; text_ok && i < a + n && !s; i++)
-    s = pd__add(m, from, m->items.data[i].state, m->items.data[i].origin);
+    s = pd__add(m, from, m->items.data[i].state, m->items.data[i].origin,
+                m->counts ? m->counts[i] : 0);
   if (!s) s = pd__token_seeds(m, src, id);
   if (!s && m->items.len == from) s = PD_ERR_REJECTED;
   if (!s) s = pd__closure(m, from);
@@ -345,12 +369,11 @@ void pd_earley_live(const pd_matcher *m, uint32_t bytes[8], bool *any_token) {
   const pd_earley_item *it = pd_earley_current(m, &n);
   memset(bytes, 0, 8 * sizeof *bytes);
   bool tok = false;
+  size_t first = (size_t)(it - m->items.data);
   for (size_t i = 0; i < n; i++) {
     const pd_pda_state *st = &m->states[it[i].state];
-    const pd_pda_edge *e = m->edges + st->edges;
     tok |= st->n_token > 0;
-    for (uint32_t k = 0; k < st->n_byte; k++)
-      for (uint32_t b = e[k].lo; b <= e[k].hi; b++) bytes[b >> 5] |= 1u << (b & 31);
+    if (pd_earley_may_leave(m, first + i)) pd_pda_state_bytes(m->edges, st, bytes);
   }
   if (any_token) *any_token = tok;
 }
@@ -361,7 +384,7 @@ pd_status pd_earley_start(pd_matcher *m) {
   pd_array_clear(&m->row_ids);
   pd_array_clear(&m->items);
   pd_status s = pd__open_row(m);
-  if (!s) s = pd__add(m, 0, m->rules[m->root].start, 0);
+  if (!s) s = pd__add(m, 0, m->rules[m->root].start, 0, 0);
   if (!s) s = pd__closure(m, 0);
   if (s) pd_array_clear(&m->rows), pd_array_clear(&m->row_ids);
   return s;

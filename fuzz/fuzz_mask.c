@@ -3,8 +3,9 @@
  * (accept_token of each id), or the target traps. An id whose parse passes
  * max_items_per_row (4,000 here) has no brute-force answer and is skipped.
  *
- * Input: GBNF text, then optionally "\n%%\n" and walk bytes (each picks the
- * next token among the allowed ones). The vocabulary is fixed and small but
+ * Input: GBNF text, or a JSON Schema when it begins with "{" (no GBNF does:
+ * its long string bounds are counted rules, earley.h), then optionally
+ * "\n%%\n" and walk bytes (each picks the next token among the allowed ones). The vocabulary is fixed and small but
  * awkward: UTF-8 pieces, tokens crossing rule boundaries, duplicates, an empty
  * token, special / EOS / hole ids and a width past the size. */
 #include <stdbool.h>
@@ -89,11 +90,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pd_grammar_options opts = {.max_states = 4000, .max_items_per_row = 4000, .max_rules = 500,
                              .max_repeat = 64};
   pd_grammar *g = NULL;
-  if (pd_grammar_compile_gbnf((const char *)data, glen, v, &opts, &g, NULL) != PD_OK) return 0;
+  bool schema = glen && data[0] == '{';
+  if (schema) opts.max_repeat = 4096; /* bounds past the counted rules' threshold */
+  pd_status st = schema ? pd_grammar_compile_json_schema((const char *)data, glen, v, &opts, &g, NULL)
+                        : pd_grammar_compile_gbnf((const char *)data, glen, v, &opts, &g, NULL);
+  if (st != PD_OK) return 0;
   pd_matcher *m = NULL;
   if (pd_matcher_new(g, &m, NULL) == PD_OK) {
     uint32_t allowed[PD_WORDS * 32];
-    for (size_t s = 0; s < n_walk && s < 24; s++) {
+    for (size_t s = 0; s < n_walk && s < (schema ? 64u : 24u); s++) {
       int n = pd__step(v, g, m, allowed);
       if (n <= 0) break;
       uint32_t t = allowed[(walk ? walk[s] : (uint8_t)(s * 7 + 3)) % (unsigned)n];

@@ -83,17 +83,144 @@ static bool pd__all_allowed(const uint32_t *words, size_t width) {
   return width % 32 == 0 || words[width / 32] == (1u << (width % 32)) - 1;
 }
 
-/* The mask computed from the tables and the live parser (no memo). */
-static pd_status pd__fill_text(pd_matcher *m, uint32_t *words, size_t n_words, pd_error *err) {
+/* The least room (units a counted rule may still begin, earley.h) of the
+ * current row's items and of the counted rules a token may enter afresh;
+ * UINT32_MAX without counted rules. *in_row: some item of the row is counted. */
+static uint32_t pd__row_room(const pd_matcher *m, bool *in_row) {
+  *in_row = false;
+  if (!m->counts || !m->g->masks) return UINT32_MAX;
+  uint32_t room = m->g->masks->fresh_room;
+  size_t n;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  for (size_t i = 0, first = (size_t)(it - m->items.data); i < n; i++) {
+    uint32_t r = pd_earley_room(m, first + i);
+    if (r != UINT32_MAX) *in_row = true;
+    if (r < room) room = r;
+  }
+  return room;
+}
+
+/* Clears the tokens longer than room that the parser refuses: the tables
+ * know no counts, so what they accept is exact for the shorter tokens only
+ * (a count refuses a token only when it begins more units than room). */
+static pd_status pd__recheck_long(pd_matcher *m, const pd_mask_cache *c, uint32_t room,
+                                  uint32_t *words) {
+  const pd_vocab *v = m->g->vocab;
+  for (uint32_t i = 0; i < c->n_long; i++) {
+    uint32_t t = c->long_ids[i], pushed = 0;
+    if (v->offs[t + 1] - v->offs[t] <= room) break; /* longest first */
+    if (!pd_bit_get(words, t)) continue;
+    pd_status st = pd_earley_push_token(m, t, &pushed);
+    if (st == PD_OK) pd_earley_pop(m, pushed);
+    else if (st == PD_ERR_REJECTED) pd_bit_clear(words, t);
+    else return st;
+  }
+  return PD_OK;
+}
+
+/* The count walk. Near a counted rule's bound (room < PD_MASK_LONG) most
+ * tokens are longer than the room, too many to check one by one, and the walk
+ * of every token through the parser took 10 ms inside a string. When the row
+ * has a single counted item i, its rule's end is forced (mk->forced) and the
+ * row's other items that take bytes are its exits taking none of the bytes
+ * item i takes, a token's first byte goes one way only, and a token that
+ * enters the rule leaves it exactly where the rule's automaton stops taking
+ * it. So the units a token begins there are those of the automaton's run over
+ * its bytes, and the tokens beginning more than the room are the refused
+ * ones: the tables decide the others. pd__count_item finds i (SIZE_MAX when
+ * these do not hold); pd__count_walk runs the automaton over the trie. */
+static size_t pd__count_item(const pd_matcher *m, const pd_masks *mk) {
+  size_t n, one = SIZE_MAX;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  size_t first = (size_t)(it - m->items.data);
+  for (size_t i = 0; i < n; i++)
+    if (pd_earley_room(m, first + i) != UINT32_MAX) {
+      if (one != SIZE_MAX) return SIZE_MAX;
+      one = first + i;
+    }
+  uint32_t r = one == SIZE_MAX ? 0 : m->states[m->items.data[one].state].rule;
+  if (one == SIZE_MAX || !mk->forced[r]) return SIZE_MAX;
+  uint32_t own[8] = {0}, other[8] = {0};
+  pd_pda_state_bytes(m->edges, &m->states[m->items.data[one].state], own);
+  for (size_t i = first; i < first + n; i++) {
+    const pd_pda_state *st = &m->states[m->items.data[i].state];
+    if (i == one || !st->n_byte) continue;
+    if (mk->exit_of[m->items.data[i].state] != r + 1) return SIZE_MAX;
+    pd_pda_state_bytes(m->edges, st, other);
+  }
+  for (int w = 0; w < 8; w++)
+    if (own[w] & other[w]) return SIZE_MAX;
+  return one;
+}
+
+/* The state state goes to on byte b, or UINT32_MAX. */
+static uint32_t pd__byte_step(const pd_matcher *m, uint32_t state, uint8_t b) {
+  const pd_pda_state *st = &m->states[state];
+  const pd_pda_edge *e = m->edges + st->edges;
+  for (uint32_t k = 0; k < st->n_byte && e[k].lo <= b; k++)
+    if (b <= e[k].hi) return e[k].to;
+  return UINT32_MAX;
+}
+
+/* Clears the tokens that begin more than room units in item i's rule: the
+ * trie's tokens longer than room, in walk order (a long list when room
+ * allows), the automaton's states and units kept per depth. */
+static pd_status pd__count_walk(pd_matcher *m, const pd_trie *t, size_t i, uint32_t room,
+                                uint32_t *words) {
+  uint32_t start = m->rules[m->states[m->items.data[i].state].rule].start;
+  int j = PD_TRIE_LONG - 1;
+  while (j >= 0 && (PD_TRIE_LONG_MIN << j) > room) j--;
+  uint32_t n = j < 0 ? t->n : t->n_long[j], valid = 0;
+  uint32_t *q = pd__malloc(m->alloc, 2 * ((size_t)t->max_len + 1) * sizeof *q), *u = q + t->max_len + 1;
+  if (!q) return PD_ERR_NOMEM;
+  q[0] = m->items.data[i].state, u[0] = 0;
+  for (uint32_t x = 0; x < n; x++) {
+    uint32_t p = j < 0 ? x : t->long_at[j][x], lcp = j < 0 ? t->lcp[x] : t->long_lcp[j][x], len;
+    const uint8_t *b = pd_trie_bytes(t, p, &len);
+    uint32_t d = lcp < valid ? lcp : valid;
+    if (len <= room) { /* begins room units at most; what it shares stays valid */
+      valid = d;
+      continue;
+    }
+    bool over = false;
+    for (; d < len; d++) {
+      uint32_t to = pd__byte_step(m, q[d], b[d]), units = u[d];
+      if (to == UINT32_MAX) break; /* leaves the rule (or dies): the tables decide */
+      if (q[d] == start && (over = units++ == room)) break;
+      q[d + 1] = to, u[d + 1] = units;
+    }
+    valid = d;
+    if (over) pd_bit_clear(words, t->order[p]);
+  }
+  pd__free(m->alloc, q);
+  return PD_OK;
+}
+
+/* The mask computed from the tables and the live parser (no memo); room as
+ * pd__row_room gives it. */
+static pd_status pd__fill_text(pd_matcher *m, uint32_t room, uint32_t *words, size_t n_words,
+                               pd_error *err) {
   pd_mask_cache *c = m->g->masks ? m->g->masks->cache : NULL;
   pd_status st = c ? PD_OK : pd_mask_cache_get(m->g->vocab, &c, err);
   if (st != PD_OK) return st;
-  bool classified = false;
-  st = pd__row_classified(m, m->g->masks, &classified);
-  if (st == PD_OK && classified)
-    st = pd__fill_classified(m, m->g->masks, words);
-  else if (st == PD_OK)
+  pd_masks *mk = m->g->masks;
+  bool classified = false, counts = room < c->max_len, walk = false;
+  size_t one = SIZE_MAX; /* near a bound: the count walk's item, else the walk */
+  if (counts && room < PD_MASK_LONG) {
+    one = mk->fresh_room >= PD_MASK_LONG ? pd__count_item(m, mk) : SIZE_MAX;
+    walk = one == SIZE_MAX;
+  }
+  if (!walk) st = pd__row_classified(m, mk, &classified);
+  if (st == PD_OK && classified) {
+    st = pd__fill_classified(m, mk, words);
+    /* then the long tokens the other rooms may refuse (one item: afresh only) */
+    uint32_t rest = one == SIZE_MAX ? room : mk->fresh_room;
+    if (st == PD_OK && one != SIZE_MAX)
+      st = pd__count_walk(m, &c->trie, one, pd_earley_room(m, one), words);
+    if (st == PD_OK && rest < c->max_len) st = pd__recheck_long(m, c, rest, words);
+  } else if (st == PD_OK) {
     st = pd_masks_fill_walk(m, c, false, words);
+  }
   if (st != PD_OK) {
     memset(words, 0, n_words * sizeof *words);
     return st == PD_ERR_NOMEM ? pd__nomem(err) : pd__fail(err, st, "fill_bitmask failed");
@@ -126,7 +253,9 @@ static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *
   uint32_t key[PD_MEMO_KEY_MAX];
   size_t n_key = 0;
   uint64_t h = 0;
-  bool memo = !m->terminated && mk && mk->memo_ok && pd_memo_key(m, key, &n_key);
+  bool counted;
+  uint32_t room = pd__row_room(m, &counted);
+  bool memo = !m->terminated && mk && mk->memo_ok && pd_memo_key(m, mk->cache->max_len, key, &n_key);
   const uint32_t *found = NULL;
   if (memo) h = pd_hash_words(key, n_key), found = pd_memo_find(&mk->memo, key, n_key, h);
   if (found) {
@@ -134,11 +263,11 @@ static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *
   } else {
     memset(words, 0, n_words * sizeof *words);
     if (m->terminated) return PD_OK;
-    pd_status st = pd__fill_text(m, words, n_words, err);
+    pd_status st = pd__fill_text(m, room, words, n_words, err);
     if (st != PD_OK) return st;
     if (memo) found = pd_memo_put(&mk->memo, m->g->alloc, key, n_key, h, words);
   }
-  if (entry) *entry = found;
+  if (entry) *entry = counted ? NULL : found; /* its key does not fix what follows (memo.h) */
   if (all_allowed) *all_allowed = pd__all_allowed(words, v->width);
   return PD_OK;
 }

@@ -142,6 +142,47 @@ static void pd__grammar_key(pd_masks *mk) {
   mk->bytes += n * sizeof *k;
 }
 
+/* mk->exit_of and mk->forced (masks_internal.h) of a grammar with counted rules. */
+static pd_status pd__counted_exits(pd_masks *mk, const pd_allocator *a) {
+  const pd_pda *p = &mk->g->pda;
+  const pd_pda_state *st = pd_pda_states(p);
+  const pd_pda_rule *rules = pd_pda_rules(p);
+  const pd_pda_edge *edges = pd_pda_edges(p);
+  mk->exit_of = pd__calloc(a, mk->n_states ? mk->n_states : 1, sizeof *mk->exit_of);
+  mk->forced = pd__calloc(a, p->n_rules ? p->n_rules : 1, 1);
+  uint32_t (*exits)[8] = pd__calloc(a, p->n_rules ? p->n_rules : 1, sizeof *exits);
+  if (!mk->exit_of || !mk->forced || !exits) {
+    pd__free(a, exits);
+    return PD_ERR_NOMEM;
+  }
+  for (uint32_t r = 0; r < p->n_rules; r++) mk->forced[r] = rules[r].count != 0;
+  for (uint32_t s = 0; s < mk->n_states; s++)
+    for (uint32_t k = 0; k < st[s].n_call; k++) {
+      const pd_pda_edge *e = &edges[st[s].edges + st[s].n_byte + k];
+      uint32_t r = e->arg, to = e->to;
+      if (!rules[r].count) continue;
+      if (st[to].n_call || st[to].n_token || (st[to].flags & PD_STATE_FINAL)) mk->forced[r] = 0;
+      pd_pda_state_bytes(edges, &st[to], exits[r]);
+      mk->exit_of[to] = !mk->exit_of[to] || mk->exit_of[to] == r + 1 ? r + 1 : UINT32_MAX;
+    }
+  for (uint32_t r = 0; r < p->n_rules; r++) {
+    uint32_t b[8] = {0};
+    if (!mk->forced[r]) continue;
+    pd_pda_state_bytes(edges, &st[rules[r].start], b);
+    for (int w = 0; w < 8; w++)
+      if (b[w] & exits[r][w]) mk->forced[r] = 0;
+  }
+  /* a state some other call returns to too is no counted rule's exit */
+  for (uint32_t s = 0; s < mk->n_states; s++)
+    for (uint32_t k = 0; k < st[s].n_call; k++) {
+      const pd_pda_edge *e = &edges[st[s].edges + st[s].n_byte + k];
+      if (!rules[e->arg].count) mk->exit_of[e->to] = UINT32_MAX;
+    }
+  pd__free(a, exits);
+  mk->bytes += mk->n_states * sizeof *mk->exit_of + p->n_rules;
+  return PD_OK;
+}
+
 pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *err) {
   *out = NULL;
   pd_mask_cache *c;
@@ -167,6 +208,11 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
   st = mk->cls && mk->owned && mk->donors
            ? pd_follow_build(&g->pda, g->vocab->alloc, &mk->follow, err)
            : pd__nomem(err);
+  mk->fresh_room = UINT32_MAX;
+  const pd_pda_rule *rules = pd_pda_rules(&g->pda);
+  for (uint32_t r = 0; g->pda.n_counted && r < g->pda.n_rules; r++)
+    if (rules[r].count && rules[r].count < mk->fresh_room) mk->fresh_room = rules[r].count;
+  if (st == PD_OK && g->pda.n_counted && pd__counted_exits(mk, a) != PD_OK) st = pd__nomem(err);
   const pd_pda_state *states = pd_pda_states(&g->pda);
   for (uint32_t s = 0; st == PD_OK && s < mk->n_states; s++)
     if (!states[s].n_byte) mk->cls[s] = &pd__empty_class;
@@ -215,6 +261,8 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
   pthread_mutex_destroy(&mk->lock);
   pd__free(a, mk->cls);
   pd__free(a, mk->donors);
+  pd__free(a, mk->exit_of);
+  pd__free(a, mk->forced);
   pd__free(a, mk);
 }
 

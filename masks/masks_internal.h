@@ -30,6 +30,16 @@ struct pd_masks {
   size_t n_pairs, pair_bytes;
   struct pd_drop_table *drops;   /* walk candidates by a row's sets, drop.c */
   size_t drop_bytes;
+  /* the least bound of a counted rule (earley.h), UINT32_MAX with none: a
+   * token that enters one afresh begins at most its length in units there */
+  uint32_t fresh_room;
+  /* with counted rules: exit_of[s] = R + 1 when every call that returns to
+   * state s calls counted rule R and s only takes bytes (UINT32_MAX: several
+   * rules; 0: none), and forced[R] when the bytes R's calls return to are
+   * none its start takes and those states only take bytes: a text token then
+   * leaves R where R's automaton stops taking it (fill.c's count walk) */
+  uint32_t *exit_of;
+  uint8_t *forced;
   uint32_t *gkey;                /* the grammar as a snapshot key (cache.h); NULL: none */
   size_t gkey_len;
   uint64_t ghash;

@@ -320,7 +320,7 @@ static void pd__emit_callers(pd_matcher *m, pd__keyb *b, pd_memo_scratch *sc,
   }
 }
 
-bool pd_memo_key(pd_matcher *m, uint32_t *key, size_t *n) {
+bool pd_memo_key(pd_matcher *m, uint32_t room_cap, uint32_t *key, size_t *n) {
   pd__keyb b;
   b.key = key;
   b.n = b.n_rows = b.n_exp = 0;
@@ -338,12 +338,15 @@ bool pd_memo_key(pd_matcher *m, uint32_t *key, size_t *n) {
   pd__rownum(&b, cur);
   size_t n_items, at = b.n;
   const pd_earley_item *it = pd_earley_current(m, &n_items);
+  size_t first = (size_t)(it - m->items.data);
   pd__emit(&b, 0); /* count, patched below */
   uint32_t count = 0;
   for (size_t i = 0; i < n_items && !b.full; i++) {
     if (pd__ends(m, it[i].state)) continue; /* its completion is done */
     pd__emit(&b, it[i].state);
     pd__emit(&b, pd__rownum(&b, it[i].origin));
+    uint32_t room = pd_earley_room(m, first + i);
+    if (room != UINT32_MAX) pd__emit(&b, room < room_cap ? room : room_cap);
     count++;
     /* items predicted here complete into this row, which is in the key whole */
     if (it[i].origin != cur) pd__expand(&b, it[i].origin, m->states[it[i].state].rule);

@@ -16,8 +16,14 @@
  * recursion (an object's member rules, a repetition chain) does not make the
  * key grow, and the configurations at each depth share one mask.
  *
+ * An item of a counted rule (earley.h) also writes its room, the units it
+ * may still begin, capped at the longest token's bytes: a token begins at
+ * most that many, so rooms past the cap give the same mask (a long string's
+ * positions share one). Such a key no longer fixes the configuration, so
+ * fill.c records no transitions from or to it.
+ *
  * Key layout (uint32 words):
- *   n_current, then (state, row#) per kept item of the current row;
+ *   n_current, then (state, row#[, room]) per kept item of the current row;
  *   then per expanded (row#, rule): row#, rule, n, then per caller the item
  *   it becomes when rule ends: (return state, row#) (tail callers replaced;
  *   sorted by state and origin row, no repeats). A caller's state alone
@@ -67,7 +73,7 @@ struct pd_matcher;
  * does not fit (then no memoization). m->key_scratch (made on first use)
  * keeps the callers of its rows (memo.c). */
 typedef struct pd_memo_scratch pd_memo_scratch;
-bool pd_memo_key(struct pd_matcher *m, uint32_t *key, size_t *n);
+bool pd_memo_key(struct pd_matcher *m, uint32_t room_cap, uint32_t *key, size_t *n);
 void pd_memo_scratch_free(pd_memo_scratch *sc, const pd_allocator *a);
 /* The callers of rule waiting in row, as a key writes them: n (return state,
  * origin row) pairs at *pairs, tail callers replaced by theirs; borrowed

@@ -6,7 +6,7 @@
 #include "base/alloc.h"
 #include "base/bits.h"
 
-#define PD__KEY_WORDS (2 + 2 * PD_SUFFIX_MAX_ITEMS + PD_SUFFIX_MAX_REST / 4)
+#define PD__KEY_WORDS (2 + 3 * PD_SUFFIX_MAX_ITEMS + PD_SUFFIX_MAX_REST / 4)
 #define PD__SLOTS 1024u         /* first table; grows to PD__MAX_SLOTS */
 #define PD__MAX_SLOTS 32768u    /* a walk past this many suffixes stops caching */
 
@@ -32,15 +32,19 @@ bool pd_suffix_keyable(const pd_suffix_memo *sm, const pd_matcher *m, uint32_t r
   return true;
 }
 
-/* key = [n, (state, origin) x n, len, rest packed little-endian 4 bytes a word] */
+/* key = [n, (state, origin[, count]) x n, len, rest packed little-endian 4 bytes
+ * a word]; the count (earley.h) when the grammar has counted rules */
 static uint32_t pd__key(const pd_matcher *m, uint32_t row, const uint8_t *rest, uint32_t n,
                         uint32_t *key) {
   size_t k;
   const pd_earley_item *it = pd_earley_row(m, row, &k);
   uint32_t w = 0;
   key[w++] = (uint32_t)k;
-  for (size_t i = 0; i < k; i++) /* an item predicted in row itself: its origin is row */
+  size_t first = (size_t)(it - m->items.data);
+  for (size_t i = 0; i < k; i++) { /* an item predicted in row itself: its origin is row */
     key[w++] = it[i].state, key[w++] = it[i].origin == row ? UINT32_MAX : it[i].origin;
+    if (m->counts) key[w++] = m->counts[first + i];
+  }
   key[w++] = n;
   for (uint32_t i = 0; i < n; i += 4) {
     uint32_t x = 0;

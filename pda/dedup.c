@@ -111,7 +111,9 @@ static bool pd__round(pd_ir *w, uint32_t *rep, uint64_t *hash, uint8_t *done, ui
     /* both bodies hashed this round: the pd_ir_same filter needs that */
     size_t i = pd__hash(w, body, rep, hash, done, round, 0) & (cap - 1);
     for (; table[i]; i = (i + 1) & (cap - 1))
-      if (pd_ir_same(w, w->rules.data[table[i] - 1].body, body, &eq, 0)) break;
+      if (w->rules.data[table[i] - 1].count == w->rules.data[r].count &&
+          pd_ir_same(w, w->rules.data[table[i] - 1].body, body, &eq, 0))
+        break; /* a counted rule joins only one with the same bound */
     if (table[i] && r != w->root) {
       rep[r] = table[i] - 1;
       changed = true;

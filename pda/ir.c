@@ -72,7 +72,7 @@ uint32_t pd_ir_rule_named(pd_ir *ir, const char *name, size_t len) {
     ir->oom = true;
     return PD_IR_NONE;
   }
-  pd_ir_rule r = {(uint32_t)ir->names.len, (uint32_t)len, PD_IR_NONE, 0, 0};
+  pd_ir_rule r = {(uint32_t)ir->names.len, (uint32_t)len, PD_IR_NONE, 0, 0, 0};
   memcpy(ir->names.data + ir->names.len, name, len);
   ir->names.len += len;
   ir->names.data[ir->names.len++] = '\0';
@@ -92,6 +92,16 @@ uint32_t pd_ir_rule_fresh(pd_ir *ir, const char *hint) {
 
 void pd_ir_rule_flag(pd_ir *ir, uint32_t rule, uint32_t flags) {
   if (rule != PD_IR_NONE) ir->rules.data[rule].flags |= flags;
+}
+
+uint32_t pd_ir_counted(pd_ir *ir, uint32_t u, uint32_t max) {
+  uint32_t r = pd_ir_rule_fresh(ir, "counted");
+  pd_ir_rule_define(ir, r, pd_ir_repeat(ir, u, 0, PD_IR_INF));
+  if (ir->oom) return PD_IR_NONE;
+  /* never copied into its caller: the matcher counts in its own items */
+  ir->rules.data[r].flags |= PD_IR_RULE_CALLED;
+  ir->rules.data[r].count = max;
+  return pd_ir_ref(ir, r);
 }
 
 void pd_ir_rule_define(pd_ir *ir, uint32_t rule, uint32_t body) {

@@ -288,8 +288,23 @@ static pd_status pd__prune_all(pd_pda_builder *b, const pd_vocab *vocab, uint32_
 
 static size_t pd__align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
+/* Whether counted rule r has the shape the matcher's count relies on: its
+ * start is its only final state, and it has byte edges only. */
+static bool pd__counted_shape(const pd_pda_builder *b, const pd_pda_rule *ru) {
+  for (uint32_t s = ru->start; s < ru->start + ru->n_states; s++) {
+    const pd_pda_state *st = &b->states.data[s];
+    if (st->n_call || st->n_token || !(st->flags & PD_STATE_FINAL) != (s != ru->start)) return false;
+  }
+  return true;
+}
+
 static pd_status pd__pack(const pd_pda_builder *b, const pd_ir *w, uint32_t n_ir_rules, pd_pda *out,
                           pd_error *err) {
+  for (uint32_t r = 0; r < b->rules.len; r++)
+    if (w->rules.data[r].count && w->rules.data[r].body != PD_IR_NONE &&
+        !pd__counted_shape(b, &b->rules.data[r]))
+      return pd__fail(err, PD_ERR_INTERNAL, "counted rule '%s' is not a loop over prefix-free units",
+                      pd_ir_rule_name(w, r));
   pd_pda p = {0};
   p.n_rules = (uint32_t)b->rules.len;
   p.n_states = (uint32_t)b->states.len;
@@ -310,6 +325,8 @@ static pd_status pd__pack(const pd_pda_builder *b, const pd_ir *w, uint32_t n_ir
   for (uint32_t r = 0; r < p.n_rules; r++) {
     pd_pda_rule ru = b->rules.data[r];
     ru.name = w->rules.data[r].name_off;
+    ru.count = w->rules.data[r].body != PD_IR_NONE ? w->rules.data[r].count : 0;
+    p.n_counted += ru.count != 0;
     if (r >= n_ir_rules) ru.flags |= PD_RULE_HELPER;
     memcpy(m + p.rules_at + r * sizeof ru, &ru, sizeof ru);
   }
@@ -340,7 +357,7 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own,
     if (body == PD_IR_NONE) {
       /* never referenced from the root: a lone non-final state */
       pd_pda_state st = {r, (uint32_t)b->edges.len, 0, 0, 0, 0};
-      b->rules.data[r] = (pd_pda_rule){(uint32_t)b->states.len, 1, 0, 0};
+      b->rules.data[r] = (pd_pda_rule){(uint32_t)b->states.len, 1, 0, 0, 0};
       if (!pd_array_push(b->a, &b->states, st)) s = pd__nomem(err);
       continue;
     }
@@ -463,8 +480,10 @@ pd_status pd_pda_dump(const pd_pda *p, const pd_allocator *a, char **out) {
   const pd_pda_rule *rules = pd_pda_rules(p);
   const pd_pda_state *states = pd_pda_states(p);
   for (uint32_t r = 0; r < p->n_rules; r++) {
-    pd__printf(&t, "%s%s%s\n", pd_pda_rule_name(p, r),
+    pd__printf(&t, "%s%s%s", pd_pda_rule_name(p, r),
                rules[r].flags & PD_RULE_NULLABLE ? " nullable" : "", r == p->root ? " root" : "");
+    if (rules[r].count) pd__printf(&t, " counted %u", rules[r].count);
+    pd__printf(&t, "%s", "\n");
     for (uint32_t s = rules[r].start; s < rules[r].start + rules[r].n_states; s++) {
       const pd_pda_state *st = &states[s];
       pd__printf(&t, "  %u%s\n", s, st->flags & PD_STATE_FINAL ? " final" : "");

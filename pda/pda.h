@@ -65,6 +65,10 @@
  * length >= B/2 has a parse in each phase), which the Earley matcher takes in
  * its stride. Bounds above options.max_repeat (default 2^24) are
  * refused with PD_ERR_LIMIT.
+ *
+ * A JSON string's long length bound is neither: the schema compiler makes it
+ * a counted rule (pd_ir_counted; pd_pda_rule.count), whose units the matcher
+ * counts in its items (earley.h), so a string's positions share masks.
  */
 #ifndef PD_PDA_PDA_H
 #define PD_PDA_PDA_H
@@ -117,11 +121,16 @@ typedef struct pd_pda_rule {
   uint32_t n_states;
   uint32_t flags;    /* PD_RULE_* */
   uint32_t name;     /* offset of its NUL-terminated name in names */
+  /* a counted rule's bound (pd_ir_counted), 0 for others: the automaton is u*
+   * with its start the only final state and byte edges only, and the matcher
+   * refuses an edge out of the start (a unit begins) once count units have */
+  uint32_t count;
 } pd_pda_rule;
 
 typedef struct pd_pda {
   uint32_t n_rules, n_states, n_edges;
   uint32_t n_token_edges; /* of n_edges: 0 lets an accept skip the search for one */
+  uint32_t n_counted;     /* counted rules (pd_pda_rule.count) */
   uint32_t root;  /* root rule */
   uint32_t n_ir_rules; /* rules 0 .. n_ir_rules-1 are the IR's rules, same numbering */
   size_t names_len;
@@ -173,6 +182,14 @@ static inline const pd_pda_edge *pd_pda_call_to(const pd_pda_edge *edges, const 
     else hi = mid;
   }
   return lo < st->n_call && e[lo].arg == rule ? &e[lo] : NULL;
+}
+
+/* Or's the bytes state st takes (its byte edges) into b (8 words). */
+static inline void pd_pda_state_bytes(const pd_pda_edge *edges, const pd_pda_state *st,
+                                      uint32_t b[8]) {
+  const pd_pda_edge *e = edges + st->edges;
+  for (uint32_t k = 0; k < st->n_byte; k++)
+    for (uint32_t x = e[k].lo; x <= e[k].hi; x++) b[x >> 5] |= 1u << (x & 31);
 }
 
 /* Appends a readable dump (rules, states, edges) to a NUL-terminated string

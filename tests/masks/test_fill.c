@@ -801,6 +801,75 @@ static void test_fill_nomem(void **state) {
   }
 }
 
+/* Counted strings (a maxLength far past the minimum, earley.h): tokens up to
+ * 141 bytes cross the bounds in a few steps, so the masks meet rooms past
+ * the longest token (tables alone), below it (tables, then the long tokens
+ * checked), below PD_MASK_LONG (the walk) and two counted items in one row
+ * (anyOf); after each walk some tokens are rolled back and the mask compared
+ * again, and a fork must give the same masks. */
+static void test_fill_counted(void **state) {
+  (void)state;
+  static char runs[6][160];
+  memset(runs[0], 'a', 70), memset(runs[1], 'b', 100), memset(runs[2], 'a', 140);
+  runs[3][0] = '"', memset(runs[3] + 1, 'a', 90);
+  memset(runs[4], 'b', 80), runs[4][80] = '"';
+  for (int i = 0; i < 40; i++) memcpy(runs[5] + 2 * i, "\xc3\xa9", 2);
+  const char *const strs[] = {"a", "b", "ab", "\"", "\"a", "a\"", "\",", "\xc3\xa9", "\\n",
+                              "\\u0061", "{", "}", ":", ",", "\"s\":", "\"t\":", "[", "]",
+                              "\"]", runs[0], runs[1], runs[2], runs[3], runs[4], runs[5]};
+  static const char *const schemas[] = {
+      "{\"type\":\"string\",\"maxLength\":130}",
+      "{\"type\":\"string\",\"minLength\":3,\"maxLength\":140}",
+      "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\",\"maxLength\":150},"
+      "\"t\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200}},\"required\":[\"s\"],"
+      "\"additionalProperties\":false}",
+      "{\"anyOf\":[{\"type\":\"string\",\"maxLength\":129},"
+      "{\"type\":\"string\",\"minLength\":5,\"maxLength\":300}]}",
+      "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"maxLength\":128}}"};
+  pd_vocab *v = pdt__strings_vocab(strs, sizeof strs / sizeof *strs);
+  size_t n_words = (pd_vocab_width(v) + 31) / 32;
+  uint32_t *fast = calloc(n_words, 4), *slow = calloc(n_words, 4);
+  assert_true(fast && slow);
+  pdt_diff d = {0};
+  size_t rolled = 0;
+  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++) {
+    pd_grammar *g = NULL;
+    pd_error err;
+    if (pd_grammar_compile_json_schema(schemas[i], strlen(schemas[i]), v, NULL, &g, &err))
+      fail_msg("%s: %s", schemas[i], err.message);
+    uint64_t rng = 7 + i;
+    for (size_t w = 0; w < 40; w++) {
+      pd_matcher *m = NULL;
+      assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+      assert_int_equal(pdt_diff_walk(m, v, 12, &rng, &d), PD_OK);
+      pd_matcher *f = NULL;
+      assert_int_equal(pd_matcher_fork(m, &f, NULL), PD_OK);
+      assert_int_equal(pd_matcher_fill_bitmask(f, fast, n_words, NULL, NULL), PD_OK);
+      assert_int_equal(pd_matcher_fill_bitmask(m, slow, n_words, NULL, NULL), PD_OK);
+      assert_memory_equal(fast, slow, n_words * 4);
+      size_t back = 1 + w % 4;
+      if (pd_matcher_rollback(m, back, NULL) == PD_OK) {
+        rolled++;
+        assert_int_equal(pd_matcher_fill_bitmask(m, fast, n_words, NULL, NULL), PD_OK);
+        assert_int_equal(pdt_brute_mask(m, pd_vocab_size(v), slow, n_words), PD_OK);
+        if (memcmp(fast, slow, n_words * 4)) d.differences++;
+        assert_int_equal(pdt_diff_walk(m, v, 6, &rng, &d), PD_OK);
+      }
+      pd_matcher_free(f);
+      pd_matcher_free(m);
+    }
+    if (d.differences) fail_msg("%s: %zu differences (token %u)", schemas[i], d.differences,
+                                d.first_bad_token);
+    pd_grammar_free(g);
+  }
+  printf("counted: %zu masks compared over %zu tokens, %zu rollbacks, %zu differences\n", d.masks,
+         d.tokens, rolled, d.differences);
+  assert_true(d.masks > 1000 && rolled > 50);
+  free(fast);
+  free(slow);
+  pd_vocab_free(v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fill_small),
@@ -817,6 +886,7 @@ int main(void) {
       cmocka_unit_test(test_fill_bounded_cache),
       cmocka_unit_test(test_fill_suffix),
       cmocka_unit_test(test_fill_long_tokens),
+      cmocka_unit_test(test_fill_counted),
       cmocka_unit_test(test_fill_real),
       cmocka_unit_test(test_fill_nomem),
   };

@@ -95,7 +95,14 @@ static uint64_t *pdt__rule(pdt__m *m, uint32_t rule, size_t pos) {
   if (m->busy[idx] || m->ir->rules.data[rule].body == PD_IR_NONE) return out;
   m->busy[idx] = 1;
   free(out);
-  out = pdt__node(m, m->ir->rules.data[rule].body, pos);
+  const pd_ir_rule *r = &m->ir->rules.data[rule];
+  if (r->count) { /* a counted rule (pd_ir_counted): its body u* as u{0,count} */
+    pd_ir_node bounded = *pd_ir_at(m->ir, r->body);
+    bounded.n = r->count;
+    out = pdt__repeat(m, &bounded, pos);
+  } else {
+    out = pdt__node(m, r->body, pos);
+  }
   m->busy[idx] = 0;
   m->memo[idx] = pdt__set(m);
   memcpy(m->memo[idx], out, m->words * sizeof(uint64_t));
