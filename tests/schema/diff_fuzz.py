@@ -39,6 +39,10 @@ except ImportError:  # meson counts exit status 77 as skipped
 
 STRS = ["", "a", "ab", "abc", "foo", "bar", "é", "a\"b", "x/y", "\u00e9\u00e9", "ZZZ", "12",
         "\U0001F600a", "o\U0001F600"]
+# around the long bounds below (a bound far past the minimum is a counted rule,
+# earley.h): characters of one to four UTF-8 bytes, escapes, a surrogate pair
+LONG_STRS = ["ab" * 64, "a" * 129, "é" * 130, "x\n" * 75, "\U0001F600" * 129, "q" * 149,
+             "\"/" * 75 + "z"]
 KEYS = ["a", "b", "c", "foo", "é"]
 WIDE_KEYS = KEYS + ["k%d" % i for i in range(9)]
 ANY_ORDER = bool(os.environ.get("PD_DIFF_ANY_ORDER"))
@@ -97,7 +101,7 @@ def rnd_value(r, depth=0):
     if k == 3:
         return r.choice([0.5, -1.5, 2.25, 1.0, 3.75, -0.125, 10.5, 1e-06, -3e-07, 1e+20, -1e+25])
     if k == 4:
-        return r.choice(STRS)
+        return r.choice(STRS) if r.random() < 0.85 else r.choice(LONG_STRS)
     if k == 5:
         return [rnd_value(r, depth + 1) for _ in range(r.randrange(4))]
     return {r.choice(KEYS): rnd_value(r, depth + 1) for _ in range(r.randrange(4))}
@@ -124,7 +128,7 @@ def rnd_schema(r, depth=0, defs=None):
         if r.random() < 0.5:
             s["minLength"] = r.randrange(3)
         if r.random() < 0.5:
-            s["maxLength"] = r.randrange(1, 4)
+            s["maxLength"] = r.randrange(1, 4) if r.random() < 0.7 else r.choice([128, 129, 130, 150])
         if r.random() < 0.3:  # with lengths too: the pattern and a count of characters
             s["pattern"] = r.choice(STRING_PATTERNS)
         if r.random() < 0.15:  # values checked against the sibling keywords
