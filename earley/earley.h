@@ -21,9 +21,9 @@
  *
  * Counted rules (pda.h, a JSON string's maxLength): an item of one also has a
  * count, the units its instance has begun (counts[i], parallel to items; the
- * array exists only when the grammar has such rules). An edge out of the
- * rule's start begins a unit: it is refused once count units have begun, and
- * the new item has one more. The rule's automaton is a DFA, so (state,
+ * array exists only when the grammar has such rules). An edge out of a
+ * PD_STATE_UNIT_START state begins a unit: it is refused once count units
+ * have begun, and the new item has one more. The rule's automaton is a DFA, so (state,
  * origin) fixes the bytes read since origin and thus the count: deduplication
  * by (state, origin) stays exact.
  *
@@ -119,8 +119,7 @@ static inline uint32_t pd_earley_room(const pd_matcher *m, size_t i) {
 static inline bool pd_earley_may_leave(const pd_matcher *m, size_t i) {
   if (!m->counts) return true;
   const pd_pda_state *st = &m->states[m->items.data[i].state];
-  const pd_pda_rule *r = &m->rules[st->rule];
-  return !r->count || m->items.data[i].state != r->start || m->counts[i] < r->count;
+  return !(st->flags & PD_STATE_UNIT_START) || m->counts[i] < m->rules[st->rule].count;
 }
 
 /* ---- fast row operations (the per-token hot path of masks/fill.c) ---- */

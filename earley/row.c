@@ -203,7 +203,7 @@ pd_status pd_earley_push_byte(pd_matcher *m, uint8_t byte) {
     uint32_t count = 0;
     if (m->counts) { /* a counted rule's item: a unit begins where it leaves the start */
       if (!pd_earley_may_leave(m, i)) continue;
-      count = m->counts[i] + (m->rules[st->rule].count && it.state == m->rules[st->rule].start);
+      count = m->counts[i] + ((st->flags & PD_STATE_UNIT_START) != 0);
     }
     for (uint32_t k = 0; k < st->n_byte && ed[k].lo <= byte; k++) {
       if (byte > ed[k].hi) continue;

@@ -167,7 +167,6 @@ static uint32_t pd__byte_step(const pd_matcher *m, uint32_t state, uint8_t b) {
  * allows), the automaton's states and units kept per depth. */
 static pd_status pd__count_walk(pd_matcher *m, const pd_trie *t, size_t i, uint32_t room,
                                 uint32_t *words) {
-  uint32_t start = m->rules[m->states[m->items.data[i].state].rule].start;
   int j = PD_TRIE_LONG - 1;
   while (j >= 0 && (PD_TRIE_LONG_MIN << j) > room) j--;
   uint32_t n = j < 0 ? t->n : t->n_long[j], valid = 0;
@@ -186,7 +185,7 @@ static pd_status pd__count_walk(pd_matcher *m, const pd_trie *t, size_t i, uint3
     for (; d < len; d++) {
       uint32_t to = pd__byte_step(m, q[d], b[d]), units = u[d];
       if (to == UINT32_MAX) break; /* leaves the rule (or dies): the tables decide */
-      if (q[d] == start && (over = units++ == room)) break;
+      if ((m->states[q[d]].flags & PD_STATE_UNIT_START) && (over = units++ == room)) break;
       q[d + 1] = to, u[d + 1] = units;
     }
     valid = d;

@@ -165,10 +165,10 @@ static pd_status pd__counted_exits(pd_masks *mk, const pd_allocator *a) {
       pd_pda_state_bytes(edges, &st[to], exits[r]);
       mk->exit_of[to] = !mk->exit_of[to] || mk->exit_of[to] == r + 1 ? r + 1 : UINT32_MAX;
     }
-  for (uint32_t r = 0; r < p->n_rules; r++) {
+  for (uint32_t r = 0; r < p->n_rules; r++) { /* it may end at a final state only */
     uint32_t b[8] = {0};
-    if (!mk->forced[r]) continue;
-    pd_pda_state_bytes(edges, &st[rules[r].start], b);
+    for (uint32_t s = rules[r].start; mk->forced[r] && s < rules[r].start + rules[r].n_states; s++)
+      if (st[s].flags & PD_STATE_FINAL) pd_pda_state_bytes(edges, &st[s], b);
     for (int w = 0; w < 8; w++)
       if (b[w] & exits[r][w]) mk->forced[r] = 0;
   }

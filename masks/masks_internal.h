@@ -36,7 +36,7 @@ struct pd_masks {
   /* with counted rules: exit_of[s] = R + 1 when every call that returns to
    * state s calls counted rule R and s only takes bytes (UINT32_MAX: several
    * rules; 0: none), and forced[R] when the bytes R's calls return to are
-   * none its start takes and those states only take bytes: a text token then
+   * none its final states take and those states only take bytes: a text token then
    * leaves R where R's automaton stops taking it (fill.c's count walk) */
   uint32_t *exit_of;
   uint8_t *forced;

@@ -88,6 +88,9 @@ bool pd_ir_same(const pd_ir *w, uint32_t a, uint32_t b, const pd_ir_eq *eq, int 
  * reference goes to one of them and the others lose their bodies. The root
  * keeps its number. */
 pd_status pd_pda_dedup(pd_ir *w, pd_error *err);
+/* Marks PD_STATE_UNIT_START in the automata of w's counted rules (units.c);
+ * PD_ERR_INTERNAL for one that does not read JSON characters. */
+pd_status pd_pda_mark_units(pd_pda_builder *b, const pd_ir *w, pd_error *err);
 /* Weight of a node: roughly the NFA states it costs when inlined (capped). */
 uint32_t pd_pda_weight(const pd_ir *w, uint32_t node, int depth);
 /* Whether a REPEAT node of child weight weight and bounds min..max is copied inline. */

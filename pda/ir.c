@@ -94,9 +94,9 @@ void pd_ir_rule_flag(pd_ir *ir, uint32_t rule, uint32_t flags) {
   if (rule != PD_IR_NONE) ir->rules.data[rule].flags |= flags;
 }
 
-uint32_t pd_ir_counted(pd_ir *ir, uint32_t u, uint32_t max) {
+uint32_t pd_ir_counted(pd_ir *ir, uint32_t body, uint32_t max) {
   uint32_t r = pd_ir_rule_fresh(ir, "counted");
-  pd_ir_rule_define(ir, r, pd_ir_repeat(ir, u, 0, PD_IR_INF));
+  pd_ir_rule_define(ir, r, body);
   if (ir->oom) return PD_IR_NONE;
   /* never copied into its caller: the matcher counts in its own items */
   ir->rules.data[r].flags |= PD_IR_RULE_CALLED;

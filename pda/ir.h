@@ -61,7 +61,7 @@ typedef struct pd_ir_rule {
   uint32_t body;               /* node, or PD_IR_NONE while only referenced */
   size_t ref_offset;           /* source offset of the first reference (for errors) */
   uint32_t flags;              /* PD_IR_RULE_* */
-  uint32_t count;              /* a counted rule's bound (pd_ir_counted); 0 = not counted */
+  uint32_t count;              /* a counted rule's bound in characters (pd_ir_counted); 0 = not */
 } pd_ir_rule;
 
 enum {
@@ -128,13 +128,14 @@ uint32_t pd_ir_diff(pd_ir *ir, uint32_t a, uint32_t b);
 /* The strings both a and b match (a string under two patterns), one product
  * automaton. */
 uint32_t pd_ir_and(pd_ir *ir, uint32_t a, uint32_t b);
-/* u{0,max} as a call of a rule the matcher counts (earley.h): the rule is u*
- * and the matcher refuses its (max+1)-th unit, so a long bound costs neither
- * copies of u nor a state per position (a JSON string's maxLength). u must be
- * byte-level, non-empty, finite and prefix-free: u* is then an automaton whose
- * start is its only final state, and a unit starts each time it leaves there
- * (pda.c checks the shape). max >= 1. */
-uint32_t pd_ir_counted(pd_ir *ir, uint32_t u, uint32_t max);
+/* The strings of body (a JSON string's body: bytes of JSON characters, no
+ * calls or tokens once rules are copied in) of at most max characters, as a
+ * call of a rule the matcher counts (earley.h): the matcher refuses its
+ * (max+1)-th character, so a long bound costs neither copies nor a state per
+ * position (a JSON string's maxLength, alone or beside a pattern or format).
+ * A raw UTF-8 character, an escape and a surrogate pair of escapes are one
+ * character each (units.c marks where each begins). max >= 1. */
+uint32_t pd_ir_counted(pd_ir *ir, uint32_t body, uint32_t max);
 /* The strings of a made of min..max units u (a JSON string's body whose
  * characters are counted): one product automaton of a and a counter, never
  * max copies of u. u must be non-empty and prefix-free (a string of units

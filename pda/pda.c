@@ -288,23 +288,8 @@ static pd_status pd__prune_all(pd_pda_builder *b, const pd_vocab *vocab, uint32_
 
 static size_t pd__align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-/* Whether counted rule r has the shape the matcher's count relies on: its
- * start is its only final state, and it has byte edges only. */
-static bool pd__counted_shape(const pd_pda_builder *b, const pd_pda_rule *ru) {
-  for (uint32_t s = ru->start; s < ru->start + ru->n_states; s++) {
-    const pd_pda_state *st = &b->states.data[s];
-    if (st->n_call || st->n_token || !(st->flags & PD_STATE_FINAL) != (s != ru->start)) return false;
-  }
-  return true;
-}
-
 static pd_status pd__pack(const pd_pda_builder *b, const pd_ir *w, uint32_t n_ir_rules, pd_pda *out,
                           pd_error *err) {
-  for (uint32_t r = 0; r < b->rules.len; r++)
-    if (w->rules.data[r].count && w->rules.data[r].body != PD_IR_NONE &&
-        !pd__counted_shape(b, &b->rules.data[r]))
-      return pd__fail(err, PD_ERR_INTERNAL, "counted rule '%s' is not a loop over prefix-free units",
-                      pd_ir_rule_name(w, r));
   pd_pda p = {0};
   p.n_rules = (uint32_t)b->rules.len;
   p.n_states = (uint32_t)b->states.len;
@@ -425,6 +410,7 @@ pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, pd_rule_cache *ca
     s = pd__automata(&b, &w, ir->rules.len, cache, err);
   }
   if (!s) s = pd__prune_all(&b, vocab, w.root, pd_ir_rule_name(&w, w.root), err);
+  if (!s) s = pd_pda_mark_units(&b, &w, err);
   if (!s) s = pd__pack(&b, &w, (uint32_t)ir->rules.len, out, err);
   pd__builder_free(&b);
   pd_ir_free(&w);

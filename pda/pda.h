@@ -101,7 +101,9 @@ typedef struct pd_pda_edge {
 } pd_pda_edge;
 
 enum {
-  PD_STATE_FINAL = 1u << 0 /* the rule may end here */
+  PD_STATE_FINAL = 1u << 0,     /* the rule may end here */
+  PD_STATE_UNIT_START = 1u << 1 /* a counted rule's state between characters: a unit begins on
+                                   every edge out of it (units.c) */
 };
 
 typedef struct pd_pda_state {
@@ -121,9 +123,9 @@ typedef struct pd_pda_rule {
   uint32_t n_states;
   uint32_t flags;    /* PD_RULE_* */
   uint32_t name;     /* offset of its NUL-terminated name in names */
-  /* a counted rule's bound (pd_ir_counted), 0 for others: the automaton is u*
-   * with its start the only final state and byte edges only, and the matcher
-   * refuses an edge out of the start (a unit begins) once count units have */
+  /* a counted rule's bound (pd_ir_counted), 0 for others: its automaton reads
+   * JSON characters with byte edges only, and the matcher refuses an edge out
+   * of a PD_STATE_UNIT_START state (a unit begins) once count units have */
   uint32_t count;
 } pd_pda_rule;
 

@@ -1176,6 +1176,7 @@ static uint32_t pd__cut_seq(pd__cutter *c, const pd_ir_node *n, uint64_t min, ui
   if (c->fail) return PD_IR_NONE;
   uint32_t cut = pd__cut(c, c->ir->kids.data[off + var], min > fixed ? min - fixed : 0,
                          max == PD__LEN_INF ? max : max - fixed);
+  if (c->fail) return PD_IR_NONE; /* no node of a failed cut: a builder given one marks oom */
   uint32_t *kids = pd__malloc(c->ir->alloc, count * sizeof *kids);
   if (!kids) {
     c->ir->oom = true;
@@ -1227,6 +1228,7 @@ static uint32_t pd__cut(pd__cutter *c, uint32_t node, uint64_t min, uint64_t max
     uint32_t out = PD_IR_NONE, off = n->off, count = n->n;
     for (uint32_t i = 0; i < count && !c->fail; i++) {
       uint32_t k = pd__cut(c, c->ir->kids.data[off + i], min, max);
+      if (c->fail) return PD_IR_NONE;
       if (k != PD_IR_NONE && pd_ir_at(c->ir, k)->kind == PD_IR_NOTHING) continue;
       out = out == PD_IR_NONE ? k : pd_ir_alt2(c->ir, out, k);
     }

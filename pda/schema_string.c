@@ -604,8 +604,8 @@ static pd_status pd__rx_fits(pd_sc *sc, const pd__rxkw *rx, size_t n, uint32_t m
   bool bounded = min > 0 || max != PD_IR_INF;
   uint64_t counts = bounded ? (uint64_t)(max == PD_IR_INF ? min : max) + 1 : 1;
   if (counts > PD__COUNT_BUDGET) return PD_OK;
-  const char *res[PD__MAX_RX];
-  size_t lens[PD__MAX_RX];
+  const char *res[PD__MAX_RX] = {0};
+  size_t lens[PD__MAX_RX] = {0};
   char *wrapped[PD__MAX_RX] = {0}; /* a format matches the whole string: anchored as a search */
   pd_status st = PD_OK;
   bool built = true;
@@ -640,8 +640,9 @@ static pd_status pd__rx_fits(pd_sc *sc, const pd__rxkw *rx, size_t n, uint32_t m
  * and the lengths min..max: one pattern cut to the lengths on its structure
  * (pd_regex_to_ir_len) where it can be; else the patterns intersected and
  * their characters counted, as one product automaton (pd_ir_and,
- * pd_ir_and_count), when that stays small; else refused (lenient: the first
- * pattern alone). */
+ * pd_ir_and_count), when that stays small; else for one pattern or format
+ * the characters past the minimum counted by the matcher (pd_ir_counted);
+ * else refused (lenient: the first pattern alone, or the length dropped). */
 static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx, size_t n,
                               uint32_t min, uint32_t max, uint32_t *node) {
   bool bounded = min > 0 || max != PD_IR_INF;
@@ -666,6 +667,12 @@ static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx
     if (st) return st;
     return pd__matching(sc, c, rx, 1, min, max, node); /* lenient: the first alone */
   }
+  bool counted = false; /* the maximum counted by the matcher, the minimum in the product */
+  if (!small && n == 1 && rx[0].len && max != PD_IR_INF && max >= min) { /* not hostname's */
+    counted = true;
+    if (min > 0 && (st = pd__rx_fits(sc, rx, n, min, PD_IR_INF, &counted))) return st;
+    small = counted;
+  }
   if (!small) {
     uint32_t where = pd_sc_kw(sc, c, 0, min > 0 ? "minLength" : "maxLength");
     st = pd_sc_unsupported(sc, where == PD_JSON_NONE ? rx[0].at : where,
@@ -682,9 +689,12 @@ static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx
     if (st) return st;
     inner = i ? pd_ir_and(&sc->ir, inner, one) : one;
   }
+  /* counted: a product all the same (it copies the pattern's rules in, and a
+   * counted rule reads bytes only), cut to the minimum */
   if (bounded)
-    inner = pd_ir_and_count(&sc->ir, inner, pd_sc_jchar(&sc->ir, pd__all_chars, 2, NULL), min, max);
-  *node = pd__quoted(sc, inner);
+    inner = pd_ir_and_count(&sc->ir, inner, pd_sc_jchar(&sc->ir, pd__all_chars, 2, NULL), min,
+                            counted ? PD_IR_INF : max);
+  *node = pd__quoted(sc, counted ? pd_ir_counted(&sc->ir, inner, max) : inner);
   return pd_sc_ir_status(sc);
 }
 
@@ -761,7 +771,8 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
      * position was a configuration of its own, and a mask inside a long string
      * cost 0.1-1 ms at every token */
     uint32_t head = pd_ir_repeat(&sc->ir, pd__char(sc), min, min);
-    *node = pd__quoted(sc, pd_ir_seq2(&sc->ir, head, pd_ir_counted(&sc->ir, pd__char(sc), max - min)));
+    uint32_t any = pd_ir_repeat(&sc->ir, pd__char(sc), 0, PD_IR_INF);
+    *node = pd__quoted(sc, pd_ir_seq2(&sc->ir, head, pd_ir_counted(&sc->ir, any, max - min)));
   } else {
     *node = pd__quoted(sc, pd_ir_repeat(&sc->ir, pd__char(sc), min, max));
   }

@@ -805,8 +805,8 @@ static void test_fill_nomem(void **state) {
  * 141 bytes cross the bounds in a few steps, so the masks meet rooms past
  * the longest token (tables alone), below it (tables, then the long tokens
  * checked), below PD_MASK_LONG (the walk) and two counted items in one row
- * (anyOf); after each walk some tokens are rolled back and the mask compared
- * again, and a fork must give the same masks. */
+ * (anyOf), and a pattern's count; after each walk some tokens are rolled
+ * back and the mask compared again, and a fork must give the same masks. */
 static void test_fill_counted(void **state) {
   (void)state;
   static char runs[6][160];
@@ -825,7 +825,11 @@ static void test_fill_counted(void **state) {
       "\"additionalProperties\":false}",
       "{\"anyOf\":[{\"type\":\"string\",\"maxLength\":129},"
       "{\"type\":\"string\",\"minLength\":5,\"maxLength\":300}]}",
-      "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"maxLength\":128}}"};
+      "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"maxLength\":128}}",
+      /* a pattern whose automaton times the counts is past the product's
+       * budget: the maximum counted (schema_string.c), the minimum in it */
+      "{\"type\":\"string\",\"pattern\":\"abababababababababababababab|b\\\"\",\"minLength\":2,"
+      "\"maxLength\":200}"};
   pd_vocab *v = pdt__strings_vocab(strs, sizeof strs / sizeof *strs);
   size_t n_words = (pd_vocab_width(v) + 31) / 32;
   uint32_t *fast = calloc(n_words, 4), *slow = calloc(n_words, 4);
@@ -837,6 +841,7 @@ static void test_fill_counted(void **state) {
     pd_error err;
     if (pd_grammar_compile_json_schema(schemas[i], strlen(schemas[i]), v, NULL, &g, &err))
       fail_msg("%s: %s", schemas[i], err.message);
+    assert_true(g->pda.n_counted > 0);
     uint64_t rng = 7 + i;
     for (size_t w = 0; w < 40; w++) {
       pd_matcher *m = NULL;

@@ -85,6 +85,31 @@ static uint64_t *pdt__repeat(pdt__m *m, const pd_ir_node *nd, size_t pos) {
   return out;
 }
 
+static uint32_t pdt__hex4(const uint8_t *s) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; i++) v = v * 16 + (uint32_t)(s[i] <= '9' ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
+  return v;
+}
+
+/* The characters of a JSON string body s[0..n) as JSON Schema counts them:
+ * an escape is one, and so is a surrogate pair of \u escapes. */
+static size_t pdt__json_chars(const uint8_t *s, size_t n) {
+  size_t chars = 0;
+  for (size_t i = 0; i < n; chars++) {
+    if (s[i] != '\\') {
+      i += s[i] < 0x80 ? 1 : s[i] < 0xE0 ? 2 : s[i] < 0xF0 ? 3 : 4;
+    } else if (i + 6 <= n && s[i + 1] == 'u') {
+      uint32_t hi = pdt__hex4(s + i + 2);
+      bool pair = hi >= 0xD800 && hi <= 0xDBFF && i + 12 <= n && s[i + 6] == '\\' &&
+                  s[i + 7] == 'u' && pdt__hex4(s + i + 8) >= 0xDC00 && pdt__hex4(s + i + 8) <= 0xDFFF;
+      i += pair ? 12 : 6;
+    } else {
+      i += 2;
+    }
+  }
+  return chars;
+}
+
 static uint64_t *pdt__rule(pdt__m *m, uint32_t rule, size_t pos) {
   size_t idx = (size_t)rule * (m->n + 1) + pos;
   uint64_t *out = pdt__set(m);
@@ -96,13 +121,10 @@ static uint64_t *pdt__rule(pdt__m *m, uint32_t rule, size_t pos) {
   m->busy[idx] = 1;
   free(out);
   const pd_ir_rule *r = &m->ir->rules.data[rule];
-  if (r->count) { /* a counted rule (pd_ir_counted): its body u* as u{0,count} */
-    pd_ir_node bounded = *pd_ir_at(m->ir, r->body);
-    bounded.n = r->count;
-    out = pdt__repeat(m, &bounded, pos);
-  } else {
-    out = pdt__node(m, r->body, pos);
-  }
+  out = pdt__node(m, r->body, pos);
+  for (size_t e = pos; r->count && e <= m->n; e++) /* a counted rule (pd_ir_counted) */
+    if (pdt__has(out, e) && pdt__json_chars(m->s + pos, e - pos) > r->count)
+      out[e / 64] &= ~(1ull << (e % 64));
   m->busy[idx] = 0;
   m->memo[idx] = pdt__set(m);
   memcpy(m->memo[idx], out, m->words * sizeof(uint64_t));

@@ -161,9 +161,42 @@ static void test_strings(void **state) {
   ACCEPT("{\"format\":\"date\",\"pattern\":\"-02-\"}", "\"2020-02-03\"");
   REJECT("{\"format\":\"date\",\"pattern\":\"-02-\"}", "\"2020-03-02\"");
   REJECT("{\"format\":\"date\",\"pattern\":\"-02-\"}", "\"x-02-\"");
-  /* past the product's budget (an e-mail automaton times 7 counts): refused */
-  pdt_refused_any("{\"format\":\"email\",\"maxLength\":6}");
+  /* past the product's budget (an e-mail automaton times 7 counts): the
+   * matcher counts the characters (pd_ir_counted), an escape one of them;
+   * hostname has no automaton to count over: refused */
+  static const char *const mail[][2] = {
+      {"\"a@b.co\"", "1"},        {"\"a@b.com\"", "0"},        {"\"\\u0061@b.co\"", "1"},
+      {"\"ab@c.d\"", "1"}      , {"\"\\u0061@bc.co\"", "0"}, {"\"a@b.c\"", "1"}};
+  pdt_compile(&c, "{\"format\":\"email\",\"maxLength\":6}");
+  for (size_t i = 0; i < sizeof mail / sizeof *mail; i++)
+    if (pdt_check(&c, mail[i][0]) != (mail[i][1][0] == '1')) fail_msg("email, maxLength 6: %s", mail[i][0]);
+  pdt_release(&c);
+  /* a count far past the budget, judged near its bound */
+  pdt_compile(&c, "{\"format\":\"email\",\"minLength\":3,\"maxLength\":300}");
+  static char long_mail[400];
+  for (unsigned n = 0; n <= 292; n++) {
+    if (n > 3 && n < 285) continue;
+    long_mail[0] = '"';
+    for (unsigned i = 0; i < n; i++) long_mail[1 + i] = (char)('a' + i % 26);
+    memcpy(long_mail + 1 + n, "@example.com\"", 14); /* 12 characters and the quote */
+    if (pdt_check(&c, long_mail) != (n >= 1 && n + 12 <= 300))
+      fail_msg("email of %u + 12 characters judged wrong", n);
+  }
+  pdt_release(&c);
   pdt_refused_any("{\"format\":\"hostname\",\"maxLength\":6}");
+  /* a shape the length cut cannot take (an alternative of a repeated group):
+   * its failed cut once marked the IR out of memory (regex.c), and the
+   * compile said so; now the matcher counts */
+  pdt_compile(&c, "{\"maxLength\":200,\"pattern\":\"^$|(^(?:\\\\S+\\\\s+){0,19}\\\\S+$)\"}");
+  static char words[260];
+  for (unsigned n = 198; n <= 202; n++) {
+    words[0] = '"';
+    for (unsigned i = 0; i < n; i++) words[1 + i] = i % 20 == 10 ? ' ' : 'w';
+    words[1 + n] = '"', words[2 + n] = 0;
+    if (pdt_check(&c, words) != (n <= 200)) fail_msg("%u characters of words judged wrong", n);
+  }
+  assert_true(pdt_check(&c, "\"\""));
+  pdt_release(&c);
 }
 
 /* A hostname of n labels, each of length len (letters), dot-separated. */
