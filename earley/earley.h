@@ -23,9 +23,9 @@
  * count, the units its instance has begun (counts[i], parallel to items; the
  * array exists only when the grammar has such rules). An edge out of a
  * PD_STATE_UNIT_START state begins a unit: it is refused once count units
- * have begun, and the new item has one more. The rule's automaton is a DFA, so (state,
- * origin) fixes the bytes read since origin and thus the count: deduplication
- * by (state, origin) stays exact.
+ * have begun, and the new item has one more. The rule's automaton is a DFA,
+ * so (state, origin) fixes the bytes read since origin and thus the count:
+ * deduplication by (state, origin) stays exact.
  *
  * Token semantics (the definition pd_matcher_fill_bitmask must reproduce):
  * token t is accepted in the current state iff
@@ -115,7 +115,7 @@ static inline uint32_t pd_earley_room(const pd_matcher *m, size_t i) {
   return bound && m->counts ? bound - m->counts[i] : UINT32_MAX;
 }
 /* Whether item i may take an edge out of its state: false only for an item of
- * a counted rule at the rule's start once its bound is reached. */
+ * a counted rule between units once its bound is reached. */
 static inline bool pd_earley_may_leave(const pd_matcher *m, size_t i) {
   if (!m->counts) return true;
   const pd_pda_state *st = &m->states[m->items.data[i].state];

@@ -201,7 +201,7 @@ pd_status pd_earley_push_byte(pd_matcher *m, uint8_t byte) {
     const pd_pda_state *st = &m->states[it.state];
     const pd_pda_edge *ed = m->edges + st->edges;
     uint32_t count = 0;
-    if (m->counts) { /* a counted rule's item: a unit begins where it leaves the start */
+    if (m->counts) { /* a counted rule's item: a unit begins where it leaves a unit start */
       if (!pd_earley_may_leave(m, i)) continue;
       count = m->counts[i] + ((st->flags & PD_STATE_UNIT_START) != 0);
     }

@@ -5,9 +5,10 @@
  *
  * Input: GBNF text, or a JSON Schema when it begins with "{" (no GBNF does:
  * its long string bounds are counted rules, earley.h), then optionally
- * "\n%%\n" and walk bytes (each picks the next token among the allowed ones). The vocabulary is fixed and small but
- * awkward: UTF-8 pieces, tokens crossing rule boundaries, duplicates, an empty
- * token, special / EOS / hole ids and a width past the size. */
+ * "\n%%\n" and walk bytes (each picks the next token among the allowed ones).
+ * The vocabulary is fixed and small but awkward: UTF-8 pieces, tokens crossing
+ * rule boundaries, duplicates, an empty token, special / EOS / hole ids and a
+ * width past the size. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -92,8 +93,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pd_grammar *g = NULL;
   bool schema = glen && data[0] == '{';
   if (schema) opts.max_repeat = 4096; /* bounds past the counted rules' threshold */
-  pd_status st = schema ? pd_grammar_compile_json_schema((const char *)data, glen, v, &opts, &g, NULL)
-                        : pd_grammar_compile_gbnf((const char *)data, glen, v, &opts, &g, NULL);
+  const char *text = (const char *)data;
+  pd_status st = schema ? pd_grammar_compile_json_schema(text, glen, v, &opts, &g, NULL)
+                        : pd_grammar_compile_gbnf(text, glen, v, &opts, &g, NULL);
   if (st != PD_OK) return 0;
   pd_matcher *m = NULL;
   if (pd_matcher_new(g, &m, NULL) == PD_OK) {

@@ -170,8 +170,9 @@ static pd_status pd__count_walk(pd_matcher *m, const pd_trie *t, size_t i, uint3
   int j = PD_TRIE_LONG - 1;
   while (j >= 0 && (PD_TRIE_LONG_MIN << j) > room) j--;
   uint32_t n = j < 0 ? t->n : t->n_long[j], valid = 0;
-  uint32_t *q = pd__malloc(m->alloc, 2 * ((size_t)t->max_len + 1) * sizeof *q), *u = q + t->max_len + 1;
+  uint32_t *q = pd__malloc(m->alloc, 2 * ((size_t)t->max_len + 1) * sizeof *q);
   if (!q) return PD_ERR_NOMEM;
+  uint32_t *u = q + t->max_len + 1;
   q[0] = m->items.data[i].state, u[0] = 0;
   for (uint32_t x = 0; x < n; x++) {
     uint32_t p = j < 0 ? x : t->long_at[j][x], lcp = j < 0 ? t->lcp[x] : t->long_lcp[j][x], len;
@@ -254,7 +255,8 @@ static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *
   uint64_t h = 0;
   bool counted;
   uint32_t room = pd__row_room(m, &counted);
-  bool memo = !m->terminated && mk && mk->memo_ok && pd_memo_key(m, mk->cache->max_len, key, &n_key);
+  bool memo =
+      !m->terminated && mk && mk->memo_ok && pd_memo_key(m, mk->cache->max_len, key, &n_key);
   const uint32_t *found = NULL;
   if (memo) h = pd_hash_words(key, n_key), found = pd_memo_find(&mk->memo, key, n_key, h);
   if (found) {

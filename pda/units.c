@@ -108,7 +108,8 @@ static bool pd__mark(pd_pda_builder *b, const pd_pda_rule *ru, uint8_t *at, uint
 pd_status pd_pda_mark_units(pd_pda_builder *b, const pd_ir *w, pd_error *err) {
   uint32_t most = 0;
   for (uint32_t r = 0; r < b->rules.len; r++)
-    if (w->rules.data[r].count && b->rules.data[r].n_states > most) most = b->rules.data[r].n_states;
+    if (w->rules.data[r].count && b->rules.data[r].n_states > most)
+      most = b->rules.data[r].n_states;
   if (!most) return PD_OK;
   uint8_t *at = pd__malloc(b->a, most);
   uint32_t *queue = pd__malloc(b->a, (size_t)most * sizeof *queue);
