@@ -111,8 +111,9 @@ void pd_earley_calls_free(pd_earley_calls *c, const pd_allocator *a);
 /* The units the counted rule of item i (an index into items) may still begin;
  * UINT32_MAX when its rule is not counted. */
 static inline uint32_t pd_earley_room(const pd_matcher *m, size_t i) {
+  if (!m->counts) return UINT32_MAX; /* the memo key asks for every item: no loads then */
   uint32_t bound = m->rules[m->states[m->items.data[i].state].rule].count;
-  return bound && m->counts ? bound - m->counts[i] : UINT32_MAX;
+  return bound ? bound - m->counts[i] : UINT32_MAX;
 }
 /* Whether item i may take an edge out of its state: false only for an item of
  * a counted rule between units once its bound is reached. */

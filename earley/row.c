@@ -199,17 +199,13 @@ pd_status pd_earley_push_byte(pd_matcher *m, uint8_t byte) {
   for (size_t i = a; i < e; i++) {
     pd_earley_item it = m->items.data[i];
     const pd_pda_state *st = &m->states[it.state];
-    const pd_pda_edge *ed = m->edges + st->edges;
     uint32_t count = 0;
     if (m->counts) { /* a counted rule's item: a unit begins where it leaves a unit start */
       if (!pd_earley_may_leave(m, i)) continue;
       count = m->counts[i] + ((st->flags & PD_STATE_UNIT_START) != 0);
     }
-    for (uint32_t k = 0; k < st->n_byte && ed[k].lo <= byte; k++) {
-      if (byte > ed[k].hi) continue;
-      if ((s = pd__add(m, e, ed[k].to, it.origin, count))) return pd__abandon(m, s);
-      break;
-    }
+    uint32_t to = pd_pda_byte_target(m->edges, st, byte);
+    if (to != UINT32_MAX && (s = pd__add(m, e, to, it.origin, count))) return pd__abandon(m, s);
   }
   if (m->items.len == e) return pd__abandon(m, PD_ERR_REJECTED);
   s = pd__closure(m, e);
@@ -221,11 +217,9 @@ bool pd_earley_scans(const pd_matcher *m, uint8_t byte) {
   const pd_earley_item *it = pd_earley_current(m, &n);
   size_t first = (size_t)(it - m->items.data);
   for (size_t i = 0; i < n; i++) {
-    const pd_pda_state *st = &m->states[it[i].state];
-    const pd_pda_edge *ed = m->edges + st->edges;
-    if (!pd_earley_may_leave(m, first + i)) continue;
-    for (uint32_t k = 0; k < st->n_byte && ed[k].lo <= byte; k++)
-      if (byte <= ed[k].hi) return true;
+    if (pd_earley_may_leave(m, first + i) &&
+        pd_pda_byte_target(m->edges, &m->states[it[i].state], byte) != UINT32_MAX)
+      return true;
   }
   return false;
 }

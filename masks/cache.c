@@ -66,29 +66,6 @@ static pd_status pd__cache_lists(pd_mask_cache *c, const pd_vocab *v, const pd_a
   return PD_OK;
 }
 
-/* long_ids (longest first) and max_len over the trie's tokens. */
-static pd_status pd__cache_long(pd_mask_cache *c, const pd_vocab *v, const pd_allocator *a) {
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < c->trie.n; i++) {
-    uint32_t t = c->trie.order[i], len = v->offs[t + 1] - v->offs[t];
-    if (len > c->max_len) c->max_len = len;
-    n += len >= PD_MASK_LONG;
-  }
-  c->long_ids = pd__malloc(a, (n ? n : 1) * sizeof *c->long_ids);
-  if (!c->long_ids) return PD_ERR_NOMEM;
-  for (uint32_t i = 0; i < c->trie.n; i++) { /* insertion by length: a few hundred */
-    uint32_t t = c->trie.order[i], len = v->offs[t + 1] - v->offs[t], j = c->n_long++;
-    if (len < PD_MASK_LONG) {
-      c->n_long--;
-      continue;
-    }
-    for (; j && v->offs[c->long_ids[j - 1] + 1] - v->offs[c->long_ids[j - 1]] < len; j--)
-      c->long_ids[j] = c->long_ids[j - 1];
-    c->long_ids[j] = t;
-  }
-  return PD_OK;
-}
-
 static pd_status pd__cache_new(pd_vocab *v, pd_mask_cache **out, pd_error *err) {
   const pd_allocator *a = v->alloc;
   pd_mask_cache *c = pd__calloc(a, 1, sizeof *c);
@@ -106,7 +83,6 @@ static pd_status pd__cache_new(pd_vocab *v, pd_mask_cache **out, pd_error *err) 
   }
   for (uint32_t i = 0; i < c->trie.n; i++) pd_bit_set(c->universe, c->trie.order[i]);
   st = pd__cache_lists(c, v, a, n_words);
-  if (st == PD_OK) st = pd__cache_long(c, v, a);
   if (st != PD_OK) {
     pd_mask_cache_free(a, c);
     return pd__nomem(err);
@@ -171,7 +147,6 @@ void pd_mask_cache_free(const pd_allocator *a, pd_mask_cache *c) {
   pd__free(a, c->positions);
   pd__free(a, c->eos);
   pd__free(a, c->empty);
-  pd__free(a, c->long_ids);
   pd_trie_free(&c->trie, a);
   pd__free(a, c->universe);
   pthread_mutex_destroy(&c->lock);

@@ -43,8 +43,6 @@ typedef struct pd_mask_entry pd_mask_entry;
 typedef struct pd_mask_snapshot pd_mask_snapshot;
 typedef struct pd_mask_set pd_mask_set;
 
-#define PD_MASK_LONG 64u /* bytes of a token in long_ids */
-
 typedef struct pd_mask_cache {
   pthread_mutex_t lock;
   pd_trie trie;
@@ -56,11 +54,6 @@ typedef struct pd_mask_cache {
   uint32_t *eos;          /* stop ids that are not holes */
   uint32_t *empty;        /* normal ids with no bytes (always accepted) */
   uint32_t n_eos, n_empty;
-  /* tokens of the trie with at least PD_MASK_LONG bytes, longest first, and
-   * the longest token's bytes: a counted rule (earley.h) can refuse a text
-   * token only when it is longer than the units the rule may still begin, and
-   * the fill checks those few against the parser (fill.c) */
-  uint32_t *long_ids, n_long, max_len;
   pd_mask_entry **table;  /* open hash of entries by key hash; n_table slots */
   size_t n_table, n_entries;
   size_t bytes, max_bytes; /* memory held by entries, and its bound */

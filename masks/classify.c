@@ -284,9 +284,7 @@ static __attribute__((noinline)) uint32_t pd__step_slow(pd_classifier *k, uint32
     k->row_of[s] = (uint32_t)(at / 256) + 1;
     return row[b] - 1;
   }
-  for (uint32_t i = 0; i < st->n_byte && e[i].lo <= b; i++)
-    if (b <= e[i].hi) return e[i].to;
-  return UINT32_MAX;
+  return pd_pda_byte_target(k->edges, st, b);
 }
 
 /* The target of state s on byte b, or UINT32_MAX. */

@@ -100,16 +100,21 @@ static uint32_t pd__row_room(const pd_matcher *m, bool *in_row) {
   return room;
 }
 
-/* Clears the tokens longer than room that the parser refuses: the tables
- * know no counts, so what they accept is exact for the shorter tokens only
- * (a count refuses a token only when it begins more units than room). */
-static pd_status pd__recheck_long(pd_matcher *m, const pd_mask_cache *c, uint32_t room,
+/* Room below which the fill walks (fill.c's count walk, or the parser's) instead
+ * of checking the longer tokens one by one: the trie's longest list holds them. */
+#define PD__LONG_ROOM 64u
+_Static_assert((PD_TRIE_LONG_MIN << (PD_TRIE_LONG - 1)) <= PD__LONG_ROOM, "the long list");
+
+/* Clears the tokens longer than room (>= PD__LONG_ROOM) that the parser
+ * refuses: the tables know no counts, so what they accept is exact for the
+ * shorter tokens only (a count refuses a token only when it begins more units
+ * than room). */
+static pd_status pd__recheck_long(pd_matcher *m, const pd_trie *tr, uint32_t room,
                                   uint32_t *words) {
-  const pd_vocab *v = m->g->vocab;
-  for (uint32_t i = 0; i < c->n_long; i++) {
-    uint32_t t = c->long_ids[i], pushed = 0;
-    if (v->offs[t + 1] - v->offs[t] <= room) break; /* longest first */
-    if (!pd_bit_get(words, t)) continue;
+  const int j = PD_TRIE_LONG - 1;
+  for (uint32_t x = 0; x < tr->n_long[j]; x++) {
+    uint32_t p = tr->long_at[j][x], t = tr->order[p], pushed = 0;
+    if (tr->at[p + 1] - tr->at[p] <= room || !pd_bit_get(words, t)) continue;
     pd_status st = pd_earley_push_token(m, t, &pushed);
     if (st == PD_OK) pd_earley_pop(m, pushed);
     else if (st == PD_ERR_REJECTED) pd_bit_clear(words, t);
@@ -118,7 +123,7 @@ static pd_status pd__recheck_long(pd_matcher *m, const pd_mask_cache *c, uint32_
   return PD_OK;
 }
 
-/* The count walk. Near a counted rule's bound (room < PD_MASK_LONG) most
+/* The count walk. Near a counted rule's bound (room < PD__LONG_ROOM) most
  * tokens are longer than the room, too many to check one by one, and the walk
  * of every token through the parser took 10 ms inside a string. When the row
  * has a single counted item i, its rule's end is forced (mk->forced) and the
@@ -153,15 +158,6 @@ static size_t pd__count_item(const pd_matcher *m, const pd_masks *mk) {
   return one;
 }
 
-/* The state state goes to on byte b, or UINT32_MAX. */
-static uint32_t pd__byte_step(const pd_matcher *m, uint32_t state, uint8_t b) {
-  const pd_pda_state *st = &m->states[state];
-  const pd_pda_edge *e = m->edges + st->edges;
-  for (uint32_t k = 0; k < st->n_byte && e[k].lo <= b; k++)
-    if (b <= e[k].hi) return e[k].to;
-  return UINT32_MAX;
-}
-
 /* Clears the tokens that begin more than room units in item i's rule: the
  * trie's tokens longer than room, in walk order (a long list when room
  * allows), the automaton's states and units kept per depth. */
@@ -184,7 +180,7 @@ static pd_status pd__count_walk(pd_matcher *m, const pd_trie *t, size_t i, uint3
     }
     bool over = false;
     for (; d < len; d++) {
-      uint32_t to = pd__byte_step(m, q[d], b[d]), units = u[d];
+      uint32_t to = pd_pda_byte_target(m->edges, &m->states[q[d]], b[d]), units = u[d];
       if (to == UINT32_MAX) break; /* leaves the rule (or dies): the tables decide */
       if ((m->states[q[d]].flags & PD_STATE_UNIT_START) && (over = units++ == room)) break;
       q[d + 1] = to, u[d + 1] = units;
@@ -204,10 +200,10 @@ static pd_status pd__fill_text(pd_matcher *m, uint32_t room, uint32_t *words, si
   pd_status st = c ? PD_OK : pd_mask_cache_get(m->g->vocab, &c, err);
   if (st != PD_OK) return st;
   pd_masks *mk = m->g->masks;
-  bool classified = false, counts = room < c->max_len, walk = false;
+  bool classified = false, counts = room < c->trie.max_len, walk = false;
   size_t one = SIZE_MAX; /* near a bound: the count walk's item, else the walk */
-  if (counts && room < PD_MASK_LONG) {
-    one = mk->fresh_room >= PD_MASK_LONG ? pd__count_item(m, mk) : SIZE_MAX;
+  if (counts && room < PD__LONG_ROOM) {
+    one = mk->fresh_room >= PD__LONG_ROOM ? pd__count_item(m, mk) : SIZE_MAX;
     walk = one == SIZE_MAX;
   }
   if (!walk) st = pd__row_classified(m, mk, &classified);
@@ -217,7 +213,7 @@ static pd_status pd__fill_text(pd_matcher *m, uint32_t room, uint32_t *words, si
     uint32_t rest = one == SIZE_MAX ? room : mk->fresh_room;
     if (st == PD_OK && one != SIZE_MAX)
       st = pd__count_walk(m, &c->trie, one, pd_earley_room(m, one), words);
-    if (st == PD_OK && rest < c->max_len) st = pd__recheck_long(m, c, rest, words);
+    if (st == PD_OK && rest < c->trie.max_len) st = pd__recheck_long(m, &c->trie, rest, words);
   } else if (st == PD_OK) {
     st = pd_masks_fill_walk(m, c, false, words);
   }
@@ -256,7 +252,7 @@ static pd_status pd__fill(pd_matcher *m, uint32_t *words, size_t n_words, bool *
   bool counted;
   uint32_t room = pd__row_room(m, &counted);
   bool memo =
-      !m->terminated && mk && mk->memo_ok && pd_memo_key(m, mk->cache->max_len, key, &n_key);
+      !m->terminated && mk && mk->memo_ok && pd_memo_key(m, mk->cache->trie.max_len, key, &n_key);
   const uint32_t *found = NULL;
   if (memo) h = pd_hash_words(key, n_key), found = pd_memo_find(&mk->memo, key, n_key, h);
   if (found) {

@@ -160,7 +160,10 @@ static pd_status pd__counted_exits(pd_masks *mk, const pd_allocator *a) {
     for (uint32_t k = 0; k < st[s].n_call; k++) {
       const pd_pda_edge *e = &edges[st[s].edges + st[s].n_byte + k];
       uint32_t r = e->arg, to = e->to;
-      if (!rules[r].count) continue;
+      if (!rules[r].count) { /* a state some other call returns to too is no exit */
+        mk->exit_of[to] = UINT32_MAX;
+        continue;
+      }
       if (st[to].n_call || st[to].n_token || (st[to].flags & PD_STATE_FINAL)) mk->forced[r] = 0;
       pd_pda_state_bytes(edges, &st[to], exits[r]);
       mk->exit_of[to] = !mk->exit_of[to] || mk->exit_of[to] == r + 1 ? r + 1 : UINT32_MAX;
@@ -172,12 +175,6 @@ static pd_status pd__counted_exits(pd_masks *mk, const pd_allocator *a) {
     for (int w = 0; w < 8; w++)
       if (b[w] & exits[r][w]) mk->forced[r] = 0;
   }
-  /* a state some other call returns to too is no counted rule's exit */
-  for (uint32_t s = 0; s < mk->n_states; s++)
-    for (uint32_t k = 0; k < st[s].n_call; k++) {
-      const pd_pda_edge *e = &edges[st[s].edges + st[s].n_byte + k];
-      if (!rules[e->arg].count) mk->exit_of[e->to] = UINT32_MAX;
-    }
   pd__free(a, exits);
   mk->bytes += mk->n_states * sizeof *mk->exit_of + p->n_rules;
   return PD_OK;

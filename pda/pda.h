@@ -194,6 +194,15 @@ static inline void pd_pda_state_bytes(const pd_pda_edge *edges, const pd_pda_sta
     for (uint32_t x = e[k].lo; x <= e[k].hi; x++) b[x >> 5] |= 1u << (x & 31);
 }
 
+/* The state st goes to on byte b, or UINT32_MAX (byte edges are sorted by lo). */
+static inline uint32_t pd_pda_byte_target(const pd_pda_edge *edges, const pd_pda_state *st,
+                                          uint8_t b) {
+  const pd_pda_edge *e = edges + st->edges;
+  for (uint32_t k = 0; k < st->n_byte && e[k].lo <= b; k++)
+    if (b <= e[k].hi) return e[k].to;
+  return UINT32_MAX;
+}
+
 /* Appends a readable dump (rules, states, edges) to a NUL-terminated string
  * allocated with a, owned by the caller. For golden tests and debugging. */
 pd_status pd_pda_dump(const pd_pda *p, const pd_allocator *a, char **out);
