@@ -120,7 +120,7 @@ static void test_cli_maskbench(void **state) {
                                "\"validation_errors\":1,\"invalidation_errors\":1,\"tokens\":9,"
                                "\"schemas_passing\":1,\"schemas_validation_errors\":1,"
                                "\"schemas_invalidation_errors\":1,\"brute_masks\":0,"
-                               "\"brute_differences\":0}"));
+                               "\"brute_differences\":0,\"validation_errors_order_only\":0}"));
   /* --brute 1: every mask of each schema's first instance against brute
    * force: "{}" gives two, "{x" two (the second, before "x", is the last) */
   snprintf(args, sizeof args, "maskbench mb --tokenizer '%s' --grammar obj.gbnf --json --brute 1",
@@ -128,7 +128,7 @@ static void test_cli_maskbench(void **state) {
   assert_int_equal(pdt__run(args, out, sizeof out), 0);
   assert_non_null(strstr(out, "brute force: 4 masks of 2 schemas compared over the whole "
                               "vocabulary, 0 differ\n"));
-  assert_non_null(strstr(out, "\"brute_masks\":4,\"brute_differences\":0}"));
+  assert_non_null(strstr(out, "\"brute_masks\":4,\"brute_differences\":0,"));
   assert_int_equal(pdt__run("maskbench mb --brute 0", out, sizeof out), 2);
   pd_vocab_free(v);
 }
@@ -161,6 +161,41 @@ static void test_cli_maskbench_schema(void **state) {
   pd_vocab_free(v);
 }
 
+/* A valid instance whose properties come in another order than declared is
+ * rejected (the default order), counted as accepted by a grammar in any
+ * order, and accepted with --any-order. */
+static void test_cli_maskbench_order(void **state) {
+  (void)state;
+  const char *tok = pdt__tok();
+  if (!tok) skip();
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_load_hf(tok, NULL, NULL, &v, NULL), PD_OK);
+  const char *text = "{\"b\":1,\"a\":2}";
+  char path[512], lines[1024], ids[256] = "";
+  for (const char *c = text; *c; c++) {
+    char one[2] = {*c, 0};
+    snprintf(ids + strlen(ids), sizeof ids - strlen(ids), "%s%u", c == text ? "" : ",",
+             pdt__id(v, one));
+  }
+  snprintf(path, sizeof path, "%s/mbo", pdt__dir);
+  mkdir(path, 0700);
+  pdt__write("mbo/o.json", "{\"schema\": {\"properties\": {\"a\": {\"type\": \"integer\"}, "
+                           "\"b\": {\"type\": \"integer\"}}, \"additionalProperties\": false}}");
+  snprintf(lines, sizeof lines, "{\"file\":\"o.json\",\"test\":0,\"valid\":true,\"llama3\":[%s]}\n",
+           ids);
+  pdt__write("mbo/instances.jsonl", lines);
+  static char out[1 << 16];
+  char args[1024];
+  snprintf(args, sizeof args, "maskbench mbo --tokenizer '%s' --json", tok);
+  assert_int_equal(pdt__run(args, out, sizeof out), 0);
+  assert_non_null(strstr(out, "\"passing\":0,\"compile_errors\":0,\"validation_errors\":1,"));
+  assert_non_null(strstr(out, "\"validation_errors_order_only\":1}"));
+  snprintf(args, sizeof args, "maskbench mbo --tokenizer '%s' --json --any-order", tok);
+  assert_int_equal(pdt__run(args, out, sizeof out), 0);
+  assert_non_null(strstr(out, "\"passing\":1,\"compile_errors\":0,\"validation_errors\":0,"));
+  pd_vocab_free(v);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return 77;
   pdt__cli = argv[1];
@@ -170,6 +205,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_cli_mask),
       cmocka_unit_test(test_cli_maskbench),
       cmocka_unit_test(test_cli_maskbench_schema),
+      cmocka_unit_test(test_cli_maskbench_order),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[512];
