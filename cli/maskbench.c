@@ -17,8 +17,9 @@
  * time (steadier on a loaded machine: preemption is not counted). The bench
  * also checks every timed mask against the token it was asked about (bit set
  * iff accepted) and reports disagreements on stderr. --verbose prints one line
- * per schema file on stderr (compile status, TTFM, tokens, slowest mask, wall time)
- * and one per wrong verdict. --any-order compiles schemas with properties in
+ * per schema file on stderr (compile status, TTFM, tokens, masks over 50 us,
+ * slowest mask, wall time), one per refusal (its message) and one per wrong
+ * verdict. --any-order compiles schemas with properties in
  * any order (the default is their declared order, as every engine does;
  * then the valid instances rejected are run again, untimed and after the
  * rest, on a grammar with properties in any order, and those it accepts are
@@ -268,10 +269,10 @@ static bool pd__mb_walk(pd__mb *b, const char *rel, int depth) {
 /* ------------------------------------------------------------ running */
 
 /* Compiles file rel's grammar (--grammar's text, or the file's "schema"). */
-static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g) {
+static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g, pd_error *err) {
   pd_grammar_options o = {
       .any_order = b->any_order, .eager_masks = b->eager, .no_rule_cache = b->no_rule_cache};
-  if (b->grammar) return pd_grammar_compile_gbnf(b->grammar, b->grammar_len, b->vocab, &o, g, NULL);
+  if (b->grammar) return pd_grammar_compile_gbnf(b->grammar, b->grammar_len, b->vocab, &o, g, err);
   char path[8192];
   snprintf(path, sizeof path, "%s/%s", b->dir, rel);
   size_t len, n;
@@ -279,7 +280,9 @@ static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g) {
   char *text = pd_cli_read_file(path, &len);
   pd_status st = PD_ERR_SYNTAX;
   if (text && pd_cli_json_member(text, len, "schema", &schema, &n)) /* as written */
-    st = pd_grammar_compile_json_schema(schema, n, b->vocab, &o, g, NULL);
+    st = pd_grammar_compile_json_schema(schema, n, b->vocab, &o, g, err);
+  else if (err)
+    snprintf(err->message, sizeof err->message, "no \"schema\" member");
   free(text);
   return st;
 }
@@ -362,8 +365,9 @@ static void pd__mb_verdict(pd__mb *b, pd__mb_inst *in, bool accepted) {
 }
 
 /* --verbose: one line per file on stderr, to find the slow or failing ones. */
-static void pd__mb_verbose(const pd__mb *b, const char *rel, pd_status st, double t0, double t1,
-                           size_t tbm0, size_t tok0) {
+static void pd__mb_verbose(const pd__mb *b, const char *rel, pd_status st, const pd_error *err,
+                           double t0, double t1, size_t tbm0, size_t tok0) {
+  if (st != PD_OK && err->message[0]) fprintf(stderr, "%s: refused: %s\n", rel, err->message);
   double worst = 0;
   size_t over = 0; /* masks past the 50 us target of the p99 */
   for (size_t i = tbm0; i < b->tbm.n; i++) {
@@ -382,8 +386,9 @@ static int pd__mb_file(pd__mb *b, const char *rel) {
   size_t tbm0 = b->tbm.n, tok0 = b->tokens;
   pd_grammar *g = NULL;
   pd_matcher *m = NULL;
+  pd_error err = {0};
   double t0 = pd__mb_now(b);
-  pd_status st = pd__mb_compile(b, rel, &g);
+  pd_status st = pd__mb_compile(b, rel, &g, &err);
   if (st == PD_OK) st = pd_matcher_new(g, &m, NULL);
   if (st == PD_OK) st = pd_matcher_fill_bitmask(m, b->row, b->n_words, NULL, NULL);
   double t1 = pd__mb_now(b);
@@ -412,7 +417,7 @@ static int pd__mb_file(pd__mb *b, const char *rel) {
   }
   pd_matcher_free(m);
   pd_grammar_free(g);
-  if (b->verbose) pd__mb_verbose(b, rel, st, t0, t1, tbm0, tok0);
+  if (b->verbose) pd__mb_verbose(b, rel, st, &err, t0, t1, tbm0, tok0);
   if (st == PD_ERR_NOMEM) return pd_cli_usage("maskbench: out of memory");
   if (st != PD_OK && g) return pd_cli_usage("maskbench: %s: %s", rel, pd_status_str(st));
   return 0;
@@ -435,7 +440,7 @@ static pd_status pd__mb_order_only(pd__mb *b) {
       pd_matcher_free(m), m = NULL;
       pd_grammar_free(g), g = NULL;
       file = in->file;
-      st = pd__mb_compile(b, in->file + skip, &g);
+      st = pd__mb_compile(b, in->file + skip, &g, NULL);
       if (st == PD_OK) st = pd_matcher_new(g, &m, NULL);
     }
     if (!m) continue; /* no grammar in any order: not counted */

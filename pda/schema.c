@@ -721,12 +721,14 @@ static pd_status pd__one_of_strings(pd_sc *sc, const pd_sc_conj *c, size_t i, ui
  * by negation when the branches allow it. */
 static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t depth,
                             uint32_t *node) {
-  uint32_t n = pd_json_len(&sc->doc, arr), dropped = 0, strings = 0;
+  uint32_t n = pd_json_len(&sc->doc, arr), dropped = 0, strings = 0, ctx[16];
   bool proven = true; /* every type of every pair disjoint, dropped, or strings */
+  size_t n_ctx = 0; /* the conj's members: what they require holds in every branch */
+  for (size_t m = 0; m < c->n && n_ctx < 16; m++) ctx[n_ctx++] = pd_sc_member(sc, c, m);
   for (uint32_t a = 0; a < n && proven; a++)
     for (uint32_t b = a + 1; b < n && proven; b++) {
       uint32_t x = pd_json_elem(&sc->doc, arr, a), y = pd_json_elem(&sc->doc, arr, b), disjoint;
-      pd_status st = pd_sc_disjoint(sc, x, y, c->types, &disjoint);
+      pd_status st = pd_sc_disjoint(sc, x, y, c->types, ctx, n_ctx, &disjoint);
       if (st) return st;
       uint32_t open = c->types & ~disjoint & ~dropped;
       for (uint32_t t = 1; open && t <= PD_SC_ALL && proven; t <<= 1) {
@@ -1045,7 +1047,10 @@ static pd_status pd__enum(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32
       pd__free(sc->ir.alloc, lits);
       return st;
     }
-    lits[n++] = pd_sc_literal(sc, v, depth);
+    /* a draft-04 "integer" is written without fraction or exponent */
+    lits[n++] = t == PD_SC_INT && sc->int_no_frac && !(c->types & PD_SC_FRAC)
+                    ? pd_sc_number_literal(sc, v, true)
+                    : pd_sc_literal(sc, v, depth);
   }
   *node = pd_ir_alt(&sc->ir, lits, n);
   pd__free(sc->ir.alloc, lits);

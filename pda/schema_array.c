@@ -183,7 +183,12 @@ static pd_status pd__array_unique(pd_sc *sc, const pd_sc_conj *c, uint32_t depth
   *ok = pd__unique_domains(sc, c, max, vals, &nv, dom, &k);
   if (sc->ir.oom) return pd__nomem(sc->err);
   if (!*ok) return PD_OK;
-  for (size_t v = 0; v < nv; v++) lit[v] = pd_sc_literal(sc, vals[v], depth + 1);
+  /* draft-04: an integral value as its digits alone, as its "integer" asks
+   * (where the type also takes fractions, "1.0" is a false negative) */
+  for (size_t v = 0; v < nv; v++)
+    lit[v] = sc->int_no_frac && pd_sc_value_type(sc, vals[v]) == PD_SC_INT
+                 ? pd_sc_number_literal(sc, vals[v], true)
+                 : pd_sc_literal(sc, vals[v], depth + 1);
   uint32_t sep = pd_sc_item_sep(sc, depth), first = (uint32_t)ir->rules.len, full = 1u << nv;
   for (uint32_t S = 0; S < full; S++) pd_ir_rule_fresh(ir, "uq");
   for (uint32_t S = 0; S < full && !ir->oom; S++) {

@@ -199,8 +199,10 @@ bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size
 uint32_t pd_sc_values(pd_sc *sc, uint32_t s, bool *single);
 /* Whether x equals vals (single) or one of the array vals. */
 bool pd_sc_in_values(pd_sc *sc, uint32_t vals, bool single, uint32_t x);
-/* *proved = the types, of types, no instance of which satisfies both a and b. */
-pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, uint32_t *proved);
+/* *proved = the types, of types, no instance of which satisfies a, b and
+ * the schemas ctx[0..n_ctx) (those around them) together. */
+pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, const uint32_t *ctx,
+                         size_t n_ctx, uint32_t *proved);
 /* Whether schema s accepts every instance of type t (one type bit). */
 bool pd_sc_accepts_all(pd_sc *sc, uint32_t s, uint32_t t);
 /* Whether the asserting keywords of schema object s are all in allowed (NULL-ended). */
@@ -297,7 +299,9 @@ pd_status pd_sc_string_meets(pd_sc *sc, const char *name, uint32_t x, const char
 pd_status pd_sc_patterns_meet(pd_sc *sc, uint32_t pa, uint32_t pb, bool *known, bool *meet);
 
 /* ---- schema_number.c */
-uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v);
+/* The spellings of number v's value; digits_only: an integral value as its
+ * digits alone (a draft-04 "integer": no fraction, no exponent). */
+uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v, bool digits_only);
 pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node);
 
 /* ---- schema_array.c / schema_object.c */

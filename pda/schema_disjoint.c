@@ -154,6 +154,54 @@ static size_t pd__conjuncts(pd_sc *sc, uint32_t s, uint32_t *out, size_t n, size
   return n;
 }
 
+/* The finite value set some conjunct of schema v gives (a property's value:
+ * the set bounds it whatever else holds), or NONE. */
+static uint32_t pd__some_values(pd_sc *sc, uint32_t v, bool *single) {
+  uint32_t cv[16], x;
+  size_t n = pd__conjuncts(sc, v, cv, 0, 16);
+  for (size_t i = 0; i < n; i++)
+    if ((x = pd_sc_values(sc, cv[i], single)) != PD_JSON_NONE) return x;
+  return PD_JSON_NONE;
+}
+
+static bool pd__some_requires(pd_sc *sc, const uint32_t *s, size_t n, uint32_t key) {
+  for (size_t i = 0; i < n; i++)
+    if (pd__requires(sc, s[i], key)) return true;
+  return false;
+}
+
+/* A tagged union in its wider form: some conjunct of a and some of b give
+ * property key disjoint finite value sets, and a, b or the context (the
+ * conjuncts of the schema around the oneOf) requires key. An object of both
+ * then holds key, whose value no set shares. pd__discriminated's pair is the
+ * case where both a and b require it beside their sets. */
+static bool pd__tagged(pd_sc *sc, const uint32_t *ca, size_t na, const uint32_t *cb, size_t nb,
+                       const uint32_t *cx, size_t nx) {
+  for (size_t i = 0; i < na; i++) {
+    uint32_t pa = pd_json_get(&sc->doc, ca[i], "properties");
+    if (pa == PD_JSON_NONE || pd_json_at(&sc->doc, pa)->kind != PD_JSON_OBJECT) continue;
+    for (uint32_t k = 0; k < pd_json_len(&sc->doc, pa); k++) {
+      uint32_t key = pd_json_mkey(&sc->doc, pa, k), xa, xb;
+      bool sa, sb;
+      if (pd_json_at(&sc->doc, key)->n != strlen(pd_json_str(&sc->doc, key)) ||
+          (xa = pd__some_values(sc, pd_json_mval(&sc->doc, pa, k), &sa)) == PD_JSON_NONE)
+        continue;
+      if (!pd__some_requires(sc, ca, na, key) && !pd__some_requires(sc, cb, nb, key) &&
+          !pd__some_requires(sc, cx, nx, key))
+        continue;
+      for (size_t j = 0; j < nb; j++) {
+        uint32_t pb = pd_json_get(&sc->doc, cb[j], "properties"), vb;
+        if (pb == PD_JSON_NONE || pd_json_at(&sc->doc, pb)->kind != PD_JSON_OBJECT ||
+            (vb = pd_json_get(&sc->doc, pb, pd_json_str(&sc->doc, key))) == PD_JSON_NONE ||
+            (xb = pd__some_values(sc, vb, &sb)) == PD_JSON_NONE)
+          continue;
+        if (pd__values_disjoint(sc, xa, sa, xb, sb)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /* A finite value set and a schema whose strings all match a pattern (or a
  * format's regex) share no string: each string value fails it. */
 static pd_status pd__values_miss(pd_sc *sc, uint32_t vals, bool single, uint32_t b, bool *miss) {
@@ -287,14 +335,14 @@ static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t 
  * schemas a and b (sound tests only: types, const/enum values, discriminating
  * properties, a required key the other forbids, string values or patterns
  * that miss each other; each on any pair of implied schemas). */
-pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types,
-                              uint32_t *proved) {
+pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, const uint32_t *ctx,
+                         size_t n_ctx, uint32_t *proved) {
   a = pd_sc_alone(sc, a), b = pd_sc_alone(sc, b);
   uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
   *proved = types & ~common;
   if (!common) return PD_OK;
-  uint32_t ca[16], cb[16];
-  size_t na = pd__conjuncts(sc, a, ca, 0, 16), nb = pd__conjuncts(sc, b, cb, 0, 16);
+  uint32_t ca[16], cb[16], cx[16];
+  size_t na = pd__conjuncts(sc, a, ca, 0, 16), nb = pd__conjuncts(sc, b, cb, 0, 16), nx = 0;
   for (size_t i = 0; i < na && (*proved & common) != common; i++)
     for (size_t j = 0; j < nb && (*proved & common) != common; j++) {
       uint32_t one;
@@ -302,6 +350,10 @@ pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types,
       if (st) return st;
       *proved |= one;
     }
+  if ((common & PD_SC_OBJ) && !(*proved & PD_SC_OBJ)) {
+    for (size_t k = 0; k < n_ctx; k++) nx = pd__conjuncts(sc, ctx[k], cx, nx, 16);
+    if (pd__tagged(sc, ca, na, cb, nb, cx, nx)) *proved |= PD_SC_OBJ;
+  }
   return PD_OK;
 }
 

@@ -118,7 +118,7 @@ uint32_t pd_sc_literal(pd_sc *sc, uint32_t v, uint32_t depth) {
     case PD_JSON_TRUE:
       return pd_ir_bytes(&sc->ir, "true", 4);
     case PD_JSON_NUMBER:
-      return pd_sc_number_literal(sc, v);
+      return pd_sc_number_literal(sc, v, false);
     case PD_JSON_STRING:
       return pd_sc_string_literal(sc, pd_json_str(&sc->doc, v), n->n);
     case PD_JSON_ARRAY:

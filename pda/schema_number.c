@@ -7,6 +7,9 @@
  * integral value written as digits with an optional ".0+" tail (no tail under
  * a draft-04 "$schema", whose integers are written without a fraction). Bounds are
  * decimal strings of any length, compared digit by digit, never as doubles.
+ * A literal (a const or an enum member) is written plainly, with any trailing
+ * zeros, or in normalized scientific notation (pd__sci_literal); its other
+ * spellings with an exponent ("10e-7" for 1e-06) are a documented false negative.
  */
 #include <stdlib.h>
 #include <stdio.h>
@@ -735,7 +738,33 @@ pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
 
 /* The value of number v in every plain writing: "-"? digits, trailing
  * fraction zeros allowed, and "-0" for 0 (exponent forms are not listed). */
-uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v) {
+/* The value of x in normalized scientific notation, the way serializers
+ * write small and large values (Python's 1e-06, JavaScript's 1e-7): one
+ * nonzero digit before the point, the rest of the digits and any zeros after
+ * it, and the one exponent that makes the value, with any sign it allows and
+ * leading zeros ("1.5e2", "1.50E+002"); zero takes any exponent. */
+static uint32_t pd__sci_literal(pd_ir *ir, const pd_json_dec *x) {
+  uint32_t minus = pd_ir_bytes(ir, "-", 1), plus = pd_ir_repeat(ir, pd_ir_bytes(ir, "+", 1), 0, 1);
+  uint32_t zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF);
+  uint32_t point_zeros = pd_ir_repeat(ir, pd__dot(ir, pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF)), 0, 1);
+  if (x->n == 0) {
+    uint32_t k[4] = {pd_ir_repeat(ir, minus, 0, 1), pd_ir_bytes(ir, "0", 1), point_zeros, pd__exponent(ir)};
+    return pd_ir_seq(ir, k, 4);
+  }
+  uint32_t frac = x->n == 1 ? point_zeros
+                            : pd__dot(ir, pd_ir_seq2(ir, pd_ir_bytes(ir, x->digits + 1, x->n - 1), zeros));
+  int64_t p = x->exp - 1; /* value = d1.d2...dn x 10^p */
+  char dec[24];
+  snprintf(dec, sizeof dec, "%llu", (unsigned long long)(p < 0 ? -(uint64_t)p : (uint64_t)p));
+  uint32_t e_or_E[4] = {'e', 'e', 'E', 'E'}, sign = p > 0 ? plus : p < 0 ? minus : pd_ir_alt2(ir, plus, minus);
+  uint32_t k[7] = {x->neg ? minus : pd_ir_empty(ir), pd_ir_bytes(ir, x->digits, 1), frac,
+                   pd_ir_class(ir, e_or_E, 2, false), sign,
+                   p ? zeros : pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF), /* 1e0, 1e-00 */
+                   pd_ir_bytes(ir, dec, strlen(dec))};
+  return pd_ir_seq(ir, k, p ? 7 : 6);
+}
+
+uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v, bool digits_only) {
   pd_ir *ir = &sc->ir;
   size_t n = pd_json_at(&sc->doc, v)->n;
   char *buf = pd__malloc(ir->alloc, n + 1);
@@ -748,7 +777,7 @@ uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v) {
   pd_json_dec x;
   pd_json_number(&sc->doc, v, buf, &x);
   if (!pd__dec_from(&x, d)) { /* out of the plain range: the text as written */
-    node = pd_ir_bytes(ir, pd_json_str(&sc->doc, v), n);
+    node = pd_ir_alt2(ir, pd_ir_bytes(ir, pd_json_str(&sc->doc, v), n), pd__sci_literal(ir, &x));
     goto out;
   }
   uint32_t sign = d->neg           ? pd_ir_bytes(ir, "-", 1)
@@ -759,7 +788,8 @@ uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v) {
   frac = pd__dot(ir, frac);
   if (!d->fp[0]) frac = pd_ir_repeat(ir, frac, 0, 1);
   uint32_t k[3] = {sign, pd_ir_bytes(ir, d->ip, strlen(d->ip)), frac};
-  node = pd_ir_seq(ir, k, 3);
+  node = digits_only && !d->fp[0] ? pd_ir_seq(ir, k, 2)
+                                  : pd_ir_alt2(ir, pd_ir_seq(ir, k, 3), pd__sci_literal(ir, &x));
 out:
   pd__free(ir->alloc, buf);
   pd__free(ir->alloc, d);

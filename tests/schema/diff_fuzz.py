@@ -178,6 +178,21 @@ def rnd_schema(r, depth=0, defs=None):
             if r.random() < 0.7:
                 s["items"] = {"enum": [rnd_value(r, 2) for _ in range(r.randrange(1, 5))]}
         return with_values(r, s)
+    if kind == 6 and r.random() < 0.3:  # a tagged union: the tag required around, by some branches, or not
+        tag, pool = r.choice(KEYS), ["x", "y", "z", 1, 1.0]
+        s = {"oneOf": []}
+        for _ in range(r.randrange(2, 4)):
+            vals = r.sample(pool, r.randrange(1, 3))
+            b = {"properties": {tag: {"const": vals[0]} if len(vals) == 1 else {"enum": vals},
+                                r.choice(KEYS): rnd_schema(r, depth + 1, defs)}}
+            if r.random() < 0.3:
+                b["required"] = [tag]
+            s["oneOf"].append(b)
+        if r.random() < 0.6:
+            s["type"] = "object"
+        if r.random() < 0.5:
+            s["required"] = [tag]
+        return s
     if kind == 6:
         return {r.choice(["anyOf", "allOf", "oneOf"]):
                 [rnd_schema(r, depth + 1, defs) for _ in range(r.randrange(1, 4))]}
@@ -227,6 +242,10 @@ def mutate_towards(r, schema):
             return schema["const"]
         if "enum" in schema:
             return r.choice(schema["enum"])
+        if isinstance(schema.get("oneOf"), list) and schema["oneOf"] and r.random() < 0.7:
+            b = r.choice(schema["oneOf"])  # a tagged union's branch, as an object
+            if isinstance(b, dict) and "properties" in b:
+                return mutate_towards(r, {"type": "object", "properties": b["properties"]})
         if schema.get("type") == "object":
             members = [(k, mutate_towards(r, v)) for k, v in schema.get("properties", {}).items()
                        if r.random() < 0.8]

@@ -556,6 +556,35 @@ static void test_combinators_refs(void **state) {
   REJECT(dis, "{}");
   REJECT(dis, "5");
   REJECT(dis, "\"a\"");
+  /* the tag required around the oneOf, or by one branch only, or its value
+   * set behind a $ref: an object of two branches still holds the tag */
+  const char *around = "{\"type\":\"object\",\"required\":[\"k\"],\"oneOf\":["
+                       "{\"properties\":{\"k\":{\"const\":\"a\"},\"v\":{\"type\":\"integer\"}}},"
+                       "{\"properties\":{\"k\":{\"enum\":[\"b\",\"c\"]}}}]}";
+  ACCEPT(around, "{\"k\":\"a\",\"v\":1}");
+  REJECT(around, "{\"k\":\"a\",\"v\":\"x\"}");
+  ACCEPT(around, "{\"k\":\"c\",\"v\":\"x\"}");
+  REJECT(around, "{\"k\":\"d\"}");
+  REJECT(around, "{\"v\":1}");
+  const char *one_req = "{\"oneOf\":[{\"properties\":{\"k\":{\"const\":1}},\"required\":[\"k\"]},"
+                        "{\"type\":\"object\",\"properties\":{\"k\":{\"const\":2}}}]}";
+  ACCEPT(one_req, "{}"); /* the second branch only: k absent */
+  ACCEPT(one_req, "{\"k\":1}");
+  ACCEPT(one_req, "{\"k\":2.0}");
+  REJECT(one_req, "{\"k\":3}");
+  ACCEPT(one_req, "[]"); /* the first branch only (required asks nothing of arrays) */
+  const char *by_ref = "{\"$defs\":{\"a\":{\"const\":\"a\"}},\"required\":[\"k\"],\"oneOf\":["
+                       "{\"properties\":{\"k\":{\"$ref\":\"#/$defs/a\",\"type\":\"string\"}}},"
+                       "{\"properties\":{\"k\":{\"const\":\"b\"}}}]}";
+  ACCEPT(by_ref, "{\"k\":\"a\"}");
+  ACCEPT(by_ref, "{\"k\":\"b\"}");
+  REJECT(by_ref, "{\"k\":\"c\"}");
+  /* nobody requires the tag: {} takes both branches (negation makes it exact) */
+  const char *untagged = "{\"type\":\"object\",\"oneOf\":[{\"properties\":{\"k\":{\"const\":1}}},"
+                         "{\"properties\":{\"k\":{\"const\":2}}}]}";
+  REJECT(untagged, "{}");
+  ACCEPT(untagged, "{\"k\":1}");
+  REJECT(untagged, "{\"k\":3}");
   const char *mix = "{\"oneOf\":[{\"minimum\":3},{\"type\":\"string\"}]}";
   ACCEPT(mix, "5");
   REJECT(mix, "1");

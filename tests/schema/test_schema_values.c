@@ -31,6 +31,42 @@ static void test_enum_const(void **state) {
   ACCEPT("{\"const\":0}", "-0");
   ACCEPT("{\"const\":1.5}", "1.50");
   REJECT("{\"const\":1.5}", "1.05");
+  /* normalized scientific notation: Python writes 1e-06, JavaScript 1e-7 */
+  const char *tiny = "{\"const\":1e-06}";
+  ACCEPT(tiny, "1e-06");
+  ACCEPT(tiny, "1E-6");
+  ACCEPT(tiny, "1.00e-0006");
+  ACCEPT(tiny, "0.000001");
+  REJECT(tiny, "1e-07");
+  REJECT(tiny, "1e6");
+  REJECT(tiny, "1e");
+  REJECT(tiny, "10e-7"); /* not normalized: a documented false negative */
+  ACCEPT("{\"const\":150}", "1.5e2");
+  ACCEPT("{\"const\":150}", "1.50E+002");
+  REJECT("{\"const\":150}", "1.5e3");
+  REJECT("{\"const\":150}", "1.5e-2");
+  ACCEPT("{\"enum\":[-2.5]}", "-2.5e0");
+  ACCEPT("{\"enum\":[-2.5]}", "-2.5E-00");
+  REJECT("{\"enum\":[-2.5]}", "2.5e0");
+  REJECT("{\"enum\":[-2.5]}", "-2.5e");
+  ACCEPT("{\"const\":0}", "0e0");
+  ACCEPT("{\"const\":0}", "-0.0E+5");
+  REJECT("{\"const\":0}", "1e0");
+  ACCEPT("{\"const\":1e400}", "1e400");
+  ACCEPT("{\"const\":1e400}", "1.0E+400");
+  /* a draft-04 "integer" literal is its digits alone; without the type, any spelling */
+  const char *d4 = "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"integer\",\"enum\":[1]}";
+  ACCEPT(d4, "1");
+  REJECT(d4, "1.0");
+  REJECT(d4, "1e0");
+  const char *d4u = "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"uniqueItems\":true,"
+                    "\"type\":\"array\",\"items\":{\"type\":\"integer\",\"enum\":[1,2]}}";
+  ACCEPT(d4u, "[2,1]");
+  REJECT(d4u, "[1.0]");
+  REJECT(d4u, "[1e0]");
+  const char *d4any = "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"enum\":[1]}";
+  ACCEPT(d4any, "1.0");
+  ACCEPT(d4any, "1e0");
   ACCEPT("{\"type\":\"string\",\"enum\":[1,\"a\"]}", "\"a\"");
   REJECT("{\"type\":\"string\",\"enum\":[1,\"a\"]}", "1");
   REJECT("{\"allOf\":[{\"enum\":[1,2]},{\"enum\":[2,3]}]}", "1");
