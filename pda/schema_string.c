@@ -703,10 +703,17 @@ static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx
   return pd_sc_ir_status(sc);
 }
 
+/* Most characters of a minimum beside negations: the difference's product
+ * with the count has a copy of it per character counted. */
+#define PD__NEG_MIN_MAX 32u
+
 /* The derived negations of conj c (negated string constants, negated
  * patterns): the strings of its one pattern or format, or any string, that
- * none of them takes, as one difference of automata (*done). Beside lengths
- * or more patterns they are refused (lenient: dropped, *done false). */
+ * none of them takes, as one difference of automata (*done), cut to the
+ * lengths as pd__matching cuts a pattern (a product counting characters to
+ * the minimum, the maximum counted by the matcher when far past it). Beside
+ * more patterns, a host name or a minimum over PD__NEG_MIN_MAX they are
+ * refused (lenient: dropped, *done false). */
 static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx, size_t n_rx,
                                uint32_t min, uint32_t max, uint32_t *node, bool *done) {
   pd_ir *ir = &sc->ir;
@@ -739,7 +746,8 @@ static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *r
   uint32_t taken = st ? PD_IR_NONE : pd_ir_alt(ir, neg.data, neg.len);
   pd_array_free(ir->alloc, &neg);
   if (st || where == PD_JSON_NONE) return st ? st : pd_sc_ir_status(sc);
-  if (n_rx > 1 || (n_rx && !rx[0].len) || min > 0 || max != PD_IR_INF) {
+  bool bounded = min > 0 || max != PD_IR_INF;
+  if (n_rx > 1 || (n_rx && !rx[0].len) || min > PD__NEG_MIN_MAX || (bounded && max < min)) {
     for (size_t i = 0; i < c->n && !n_rx; i++)
       if ((where = pd_sc_kw(sc, c, i, "minLength")) != PD_JSON_NONE ||
           (where = pd_sc_kw(sc, c, i, "maxLength")) != PD_JSON_NONE)
@@ -749,7 +757,12 @@ static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *r
   }
   uint32_t from = pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF);
   if (n_rx && (st = pd__regex(sc, rx[0].at, rx[0].re, rx[0].len, rx[0].search, &from))) return st;
-  *node = pd__quoted(sc, pd_ir_diff(ir, from, taken));
+  uint32_t body = pd_ir_diff(ir, from, taken);
+  bool counted = max != PD_IR_INF && max - min >= PD_SC_COUNTED_MIN;
+  if (bounded)
+    body = pd_ir_and_count(ir, body, pd_sc_jchar(ir, pd__all_chars, 2, NULL), min,
+                           counted ? PD_IR_INF : max);
+  *node = pd__quoted(sc, counted ? pd_ir_counted(ir, body, max) : body);
   *done = true;
   return pd_sc_ir_status(sc);
 }

@@ -65,7 +65,18 @@ static void test_negation(void **state) {
   REJECT(ip, "\"abc\"");
   ACCEPT(ip, "\"bcz\"");
   REJECT(ip, "\"bcd\"");
-  pdt_refused("{\"not\":{\"pattern\":\"a\"},\"minLength\":2}", PD_ERR_UNSUPPORTED, "not");
+  /* a negated pattern beside lengths: the difference cut to the lengths */
+  const char *npl = "{\"type\":\"string\",\"not\":{\"pattern\":\"a\"},\"minLength\":2}";
+  ACCEPT(npl, "\"bc\"");
+  ACCEPT(npl, "\"\\u00e9\\n\""); /* two characters, escaped */
+  REJECT(npl, "\"b\"");
+  REJECT(npl, "\"bca\"");
+  const char *npc = "{\"type\":\"string\",\"not\":{\"pattern\":\"^x\"},\"minLength\":1,"
+                    "\"maxLength\":200}"; /* the maximum counted */
+  ACCEPT(npc, "\"y\"");
+  REJECT(npc, "\"\"");
+  REJECT(npc, "\"xy\"");
+  pdt_refused("{\"not\":{\"pattern\":\"a\"},\"minLength\":40}", PD_ERR_UNSUPPORTED, "not");
   /* oneOf by negation */
   const char *o = "{\"oneOf\":[{\"type\":\"number\",\"minimum\":0},{\"maximum\":5}]}";
   ACCEPT(o, "6");
@@ -101,7 +112,14 @@ static void test_negation(void **state) {
   ACCEPT(if3, "4");
   REJECT(if3, "9");
   REJECT(if3, "null");
-  pdt_refused("{\"not\":{\"const\":\"a\"},\"maxLength\":3}", PD_ERR_UNSUPPORTED, "not");
+  const char *ncl = "{\"not\":{\"const\":\"ab\"},\"minLength\":2,\"maxLength\":3}";
+  ACCEPT(ncl, "\"ac\"");
+  ACCEPT(ncl, "\"abc\"");
+  REJECT(ncl, "\"ab\"");
+  REJECT(ncl, "\"\\u0061b\""); /* the same string, escaped */
+  REJECT(ncl, "\"a\"");
+  REJECT(ncl, "\"abcd\"");
+  ACCEPT(ncl, "7"); /* lengths and not ask nothing of numbers */
   /* string constants negate to "none of these strings" */
   const char *ns = "{\"not\":{\"enum\":[\"a\",\"bc\"]}}";
   REJECT(ns, "\"a\"");
