@@ -230,6 +230,11 @@ static pd_status pd__build(pd_nfa *n, const pd_ir *w, uint32_t node, uint32_t in
       return PD_OK;
     }
     case PD_IR_REF:
+      /* a product's operand is copied whole: a counted rule's bound would be lost */
+      if (n->copy_all && w->rules.data[nd->a].count)
+        return pd__fail(err, PD_ERR_UNSUPPORTED,
+                        "a counted string length (a maxLength far past its minLength) inside a "
+                        "difference or intersection of languages (oneOf, not)");
       if (n->copy_all || (n->inl && n->inl[nd->a] != PD_IR_NONE)) /* copied in */
         return (n->copy_all ? pd__bytes_only(n, nd->a) : n->ready && n->ready[nd->a])
                    ? pd__splice(n, nd->a, in, out, err)
