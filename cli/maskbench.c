@@ -476,7 +476,7 @@ static double pd__mb_avg(const pd__mb_samples *s) {
 }
 
 static void pd__mb_stats_text(const char *name, pd__mb_samples *s) {
-  qsort(s->v, s->n, sizeof *s->v, pd__mb_dbl_cmp);
+  if (s->n) qsort(s->v, s->n, sizeof *s->v, pd__mb_dbl_cmp); /* no samples: v may be NULL */
   printf("%s us: avg %.2f  p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f  (n %zu)\n", name,
          pd__mb_avg(s), pd__mb_pct(s, .5), pd__mb_pct(s, .9), pd__mb_pct(s, .99),
          pd__mb_pct(s, .999), s->n ? s->v[s->n - 1] : 0, s->n);
