@@ -92,26 +92,6 @@ static bool pd__requires(pd_sc *sc, uint32_t s, uint32_t key) {
   return false;
 }
 
-/* Objects of both schemas differ in a required property whose const/enum
- * values are disjoint (the "discriminator" of tagged unions). */
-static bool pd__discriminated(pd_sc *sc, uint32_t a, uint32_t b) {
-  uint32_t pa = pd_json_get(&sc->doc, a, "properties"), pb = pd_json_get(&sc->doc, b, "properties");
-  if (pa == PD_JSON_NONE || pb == PD_JSON_NONE || pd_json_at(&sc->doc, pa)->kind != PD_JSON_OBJECT)
-    return false;
-  for (uint32_t i = 0; i < pd_json_len(&sc->doc, pa); i++) {
-    uint32_t key = pd_json_mkey(&sc->doc, pa, i), va = pd_json_mval(&sc->doc, pa, i), vb, xa, xb;
-    if (!pd__requires(sc, a, key) || !pd__requires(sc, b, key)) continue;
-    if ((vb = pd_json_get(&sc->doc, pb, pd_json_str(&sc->doc, key))) == PD_JSON_NONE) continue;
-    if (pd_json_at(&sc->doc, key)->n != strlen(pd_json_str(&sc->doc, key))) continue;
-    bool sa, sb;
-    if ((xa = pd_sc_values(sc, va, &sa)) == PD_JSON_NONE ||
-        (xb = pd_sc_values(sc, vb, &sb)) == PD_JSON_NONE)
-      continue;
-    if (pd__values_disjoint(sc, xa, sa, xb, sb)) return true;
-  }
-  return false;
-}
-
 /* Object schema a rules key out: properties[key] is false, or a is closed
  * (additionalProperties false, no patternProperties) without declaring key. */
 static bool pd__forbids(pd_sc *sc, uint32_t a, uint32_t key) {
@@ -170,11 +150,10 @@ static bool pd__some_requires(pd_sc *sc, const uint32_t *s, size_t n, uint32_t k
   return false;
 }
 
-/* A tagged union in its wider form: some conjunct of a and some of b give
- * property key disjoint finite value sets, and a, b or the context (the
+/* A tagged union (the "discriminator"): some conjunct of a and some of b
+ * give property key disjoint finite value sets, and a, b or the context (the
  * conjuncts of the schema around the oneOf) requires key. An object of both
- * then holds key, whose value no set shares. pd__discriminated's pair is the
- * case where both a and b require it beside their sets. */
+ * then holds key, whose value no set shares. */
 static bool pd__tagged(pd_sc *sc, const uint32_t *ca, size_t na, const uint32_t *cb, size_t nb,
                        const uint32_t *cx, size_t nx) {
   for (size_t i = 0; i < na; i++) {
@@ -322,8 +301,7 @@ static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t 
   if (pd__counts_apart(sc, a, b, "minProperties", "maxProperties")) *proved |= PD_SC_OBJ;
   if (pd__numbers_below(sc, a, b) || pd__numbers_below(sc, b, a)) *proved |= PD_SC_NUM;
   *proved &= common;
-  if ((common & PD_SC_OBJ) && (pd__discriminated(sc, a, b) || pd__required_forbidden(sc, a, b) ||
-                               pd__required_forbidden(sc, b, a)))
+  if ((common & PD_SC_OBJ) && (pd__required_forbidden(sc, a, b) || pd__required_forbidden(sc, b, a)))
     *proved |= PD_SC_OBJ;
   if (!(common & PD_SC_STR)) return PD_OK;
   pd_status st = pd__strings_disjoint(sc, a, b, &yes);

@@ -747,7 +747,7 @@ static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *r
   pd_array_free(ir->alloc, &neg);
   if (st || where == PD_JSON_NONE) return st ? st : pd_sc_ir_status(sc);
   bool bounded = min > 0 || max != PD_IR_INF;
-  if (n_rx > 1 || (n_rx && !rx[0].len) || min > PD__NEG_MIN_MAX || (bounded && max < min)) {
+  if (n_rx > 1 || (n_rx && !rx[0].len) || min > PD__NEG_MIN_MAX) {
     for (size_t i = 0; i < c->n && !n_rx; i++)
       if ((where = pd_sc_kw(sc, c, i, "minLength")) != PD_JSON_NONE ||
           (where = pd_sc_kw(sc, c, i, "maxLength")) != PD_JSON_NONE)
@@ -758,8 +758,8 @@ static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *r
   uint32_t from = pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF);
   if (n_rx && (st = pd__regex(sc, rx[0].at, rx[0].re, rx[0].len, rx[0].search, &from))) return st;
   uint32_t body = pd_ir_diff(ir, from, taken);
-  bool counted = max != PD_IR_INF && max - min >= PD_SC_COUNTED_MIN;
-  if (bounded)
+  bool counted = max != PD_IR_INF && max >= min && max - min >= PD_SC_COUNTED_MIN;
+  if (bounded) /* max < min: nothing */
     body = pd_ir_and_count(ir, body, pd_sc_jchar(ir, pd__all_chars, 2, NULL), min,
                            counted ? PD_IR_INF : max);
   *node = pd__quoted(sc, counted ? pd_ir_counted(ir, body, max) : body);
