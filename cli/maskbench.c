@@ -375,7 +375,8 @@ static void pd__mb_verbose(const pd__mb *b, const char *rel, pd_status st, const
     over += b->tbm.v[i] > 50;
   }
   fprintf(stderr,
-          "%s: %s ttfm %.1f us, %zu tokens, %zu masks over 50 us, slowest mask %.1f us, %.1f ms in all\n",
+          "%s: %s ttfm %.1f us, %zu tokens, %zu masks over 50 us, slowest mask %.1f us, "
+          "%.1f ms in all\n",
           rel, pd_status_str(st), (t1 - t0) / 1e3, b->tokens - tok0, over, worst,
           (pd__mb_now(b) - t0) / 1e6);
 }
@@ -446,7 +447,8 @@ static pd_status pd__mb_order_only(pd__mb *b) {
     if (!m) continue; /* no grammar in any order: not counted */
     pd_matcher_reset(m);
     bool ok = true;
-    for (size_t k = 0; ok && k < in->n; k++) ok = pd_matcher_accept_token(m, in->ids[k], NULL) == PD_OK;
+    for (size_t k = 0; ok && k < in->n; k++)
+      ok = pd_matcher_accept_token(m, in->ids[k], NULL) == PD_OK;
     b->order_only += ok && pd_matcher_is_accepting(m);
   }
   pd_matcher_free(m);

@@ -301,7 +301,8 @@ static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t 
   if (pd__counts_apart(sc, a, b, "minProperties", "maxProperties")) *proved |= PD_SC_OBJ;
   if (pd__numbers_below(sc, a, b) || pd__numbers_below(sc, b, a)) *proved |= PD_SC_NUM;
   *proved &= common;
-  if ((common & PD_SC_OBJ) && (pd__required_forbidden(sc, a, b) || pd__required_forbidden(sc, b, a)))
+  if ((common & PD_SC_OBJ) &&
+      (pd__required_forbidden(sc, a, b) || pd__required_forbidden(sc, b, a)))
     *proved |= PD_SC_OBJ;
   if (!(common & PD_SC_STR)) return PD_OK;
   pd_status st = pd__strings_disjoint(sc, a, b, &yes);

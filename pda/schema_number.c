@@ -5,7 +5,10 @@
  * negative: "1e2" is refused where a bound applies) unless the bounds are
  * zero (then the sign tells the side, pd__exp_forms); "integer" accepts an
  * integral value written as digits with an optional ".0+" tail (no tail under
- * a draft-04 "$schema", whose integers are written without a fraction). Bounds are
+ * a draft-04 "$schema", whose integers are written without a fraction), and
+ * unbounded, times a power of ten that is not negative ("1e+20"); numbers
+ * that are not integers take their exponent forms that keep a fraction digit
+ * (pd__frac_number); the other spellings are documented false negatives. Bounds are
  * decimal strings of any length, compared digit by digit, never as doubles.
  * A literal (a const or an enum member) is written plainly, with any trailing
  * zeros, or in normalized scientific notation (pd__sci_literal); its other
@@ -639,14 +642,30 @@ static uint32_t pd__exponent(pd_ir *ir) {
                    3);
 }
 
+/* An exponent that is not negative: [eE] ("+"? digit+ | "-" "0"+) */
+static uint32_t pd__exponent_up(pd_ir *ir) {
+  uint32_t es[4] = {'e', 'e', 'E', 'E'};
+  uint32_t up = pd_ir_seq2(ir, pd_ir_repeat(ir, pd_ir_bytes(ir, "+", 1), 0, 1),
+                           pd__digits(ir, 1, PD_IR_INF));
+  uint32_t minus_zero = pd_ir_seq2(ir, pd_ir_bytes(ir, "-", 1),
+                                   pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF));
+  return pd_ir_seq2(ir, pd_ir_class(ir, es, 2, false), pd_ir_alt2(ir, up, minus_zero));
+}
+
 /* number = "-"? int frac? exp? (RFC 8259) */
 static uint32_t pd__any_number(pd_sc *sc, bool integer) {
   pd_ir *ir = &sc->ir;
   uint32_t in = pd__natural(ir);
   uint32_t sign = pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1);
   if (integer) {
-    uint32_t k[3] = {sign, in, pd__any_frac(&(pd__numctx){sc, true, PD_JSON_NONE, true})};
-    return pd_ir_seq(ir, k, 3);
+    uint32_t frac = pd__any_frac(&(pd__numctx){sc, true, PD_JSON_NONE, true});
+    uint32_t k[4] = {sign, in, frac, pd_ir_empty(ir)};
+    if (sc->int_no_frac) return pd_ir_seq(ir, k, 3); /* draft-04: digits alone */
+    /* an integral mantissa times a power of ten that is not negative (1e+20,
+     * as Python writes large floats), or zero times any */
+    k[3] = pd_ir_repeat(ir, pd__exponent_up(ir), 0, 1);
+    uint32_t z[4] = {sign, pd_ir_bytes(ir, "0", 1), frac, pd__exponent(ir)};
+    return pd_ir_alt2(ir, pd_ir_seq(ir, k, 4), pd_ir_seq(ir, z, 4));
   }
   uint32_t exp = pd__exponent(ir);
   uint32_t k[4] = {sign, in, pd__any_frac(&(pd__numctx){sc, false, PD_JSON_NONE, false}),
@@ -683,18 +702,31 @@ static uint32_t pd__exp_forms(pd_sc *sc, const pd__bound *lo, const pd__bound *h
   if (lo->inf) acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, minus, nonzero));
   return pd_ir_seq2(ir, acc, pd__exponent(ir));
 }
-/* Non-integral numbers, written without an exponent (as bounded numbers
- * are; "1.5e0" is a documented false negative): a fraction with a nonzero
- * digit. number = "-"? int "." digit* [1-9] digit* */
+/* Non-integral numbers: a fraction with a nonzero digit, and then, if any,
+ * an exponent that is not positive (1.5e-07: the digit only moves right);
+ * or an integer that does not end in 0, times a negative power of ten (3e-07,
+ * as Python writes small floats).
+ *   "-"? int "." digit* [1-9] digit* ([eE] "-" digit+)?
+ *   "-"? ([1-9] | [1-9] digit* [1-9]) ("." "0"*)? [eE] "-" "0"* [1-9] digit*
+ * Other non-integral spellings ("15e-1", "1.55e1") are a documented false
+ * negative: whether they are integral compares digits with the exponent. */
 static uint32_t pd__frac_number(pd_sc *sc) {
   pd_ir *ir = &sc->ir;
-  uint32_t in = pd__natural(ir);
-  uint32_t frac = pd_ir_seq(
+  uint32_t sign = pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), es[4] = {'e', 'e', 'E', 'E'};
+  uint32_t e = pd_ir_class(ir, es, 2, false), minus = pd_ir_bytes(ir, "-", 1);
+  uint32_t nonzero = pd_ir_seq(
       ir,
       (uint32_t[]){pd__digits(ir, 0, PD_IR_INF), pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)},
       3);
-  uint32_t k[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), in, pd__dot(ir, frac)};
-  return pd_ir_seq(ir, k, 3);
+  uint32_t down = pd_ir_seq(ir, (uint32_t[]){e, minus, pd__digits(ir, 1, PD_IR_INF)}, 3);
+  uint32_t a[4] = {sign, pd__natural(ir), pd__dot(ir, nonzero), pd_ir_repeat(ir, down, 0, 1)};
+  uint32_t odd_end = pd_ir_alt2( /* an integer not ending in 0 */
+      ir, pd__digit(ir, 1, 9),
+      pd_ir_seq(ir, (uint32_t[]){pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF), pd__digit(ir, 1, 9)},
+                3));
+  uint32_t zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF);
+  uint32_t b[6] = {sign, odd_end, pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1), e, minus, nonzero};
+  return pd_ir_alt2(ir, pd_ir_seq(ir, a, 4), pd_ir_seq(ir, b, 6));
 }
 
 pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
@@ -736,8 +768,6 @@ pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
 
 /* ------------------------------------------------------------ literals */
 
-/* The value of number v in every plain writing: "-"? digits, trailing
- * fraction zeros allowed, and "-0" for 0 (exponent forms are not listed). */
 /* The value of x in normalized scientific notation, the way serializers
  * write small and large values (Python's 1e-06, JavaScript's 1e-7): one
  * nonzero digit before the point, the rest of the digits and any zeros after
@@ -746,24 +776,31 @@ pd_status pd_sc_number(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
 static uint32_t pd__sci_literal(pd_ir *ir, const pd_json_dec *x) {
   uint32_t minus = pd_ir_bytes(ir, "-", 1), plus = pd_ir_repeat(ir, pd_ir_bytes(ir, "+", 1), 0, 1);
   uint32_t zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF);
-  uint32_t point_zeros = pd_ir_repeat(ir, pd__dot(ir, pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF)), 0, 1);
+  uint32_t some_zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
+  uint32_t point_zeros = pd_ir_repeat(ir, pd__dot(ir, some_zeros), 0, 1);
   if (x->n == 0) {
-    uint32_t k[4] = {pd_ir_repeat(ir, minus, 0, 1), pd_ir_bytes(ir, "0", 1), point_zeros, pd__exponent(ir)};
+    uint32_t k[4] = {pd_ir_repeat(ir, minus, 0, 1), pd_ir_bytes(ir, "0", 1), point_zeros,
+                     pd__exponent(ir)};
     return pd_ir_seq(ir, k, 4);
   }
   uint32_t frac = x->n == 1 ? point_zeros
-                            : pd__dot(ir, pd_ir_seq2(ir, pd_ir_bytes(ir, x->digits + 1, x->n - 1), zeros));
+                            : pd__dot(ir, pd_ir_seq2(ir, pd_ir_bytes(ir, x->digits + 1, x->n - 1),
+                                                     zeros));
   int64_t p = x->exp - 1; /* value = d1.d2...dn x 10^p */
   char dec[24];
   snprintf(dec, sizeof dec, "%llu", (unsigned long long)(p < 0 ? -(uint64_t)p : (uint64_t)p));
-  uint32_t e_or_E[4] = {'e', 'e', 'E', 'E'}, sign = p > 0 ? plus : p < 0 ? minus : pd_ir_alt2(ir, plus, minus);
+  uint32_t e_or_E[4] = {'e', 'e', 'E', 'E'};
+  uint32_t sign = p > 0 ? plus : p < 0 ? minus : pd_ir_alt2(ir, plus, minus);
   uint32_t k[7] = {x->neg ? minus : pd_ir_empty(ir), pd_ir_bytes(ir, x->digits, 1), frac,
                    pd_ir_class(ir, e_or_E, 2, false), sign,
-                   p ? zeros : pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF), /* 1e0, 1e-00 */
+                   p ? zeros : some_zeros, /* 1e0, 1e-00 */
                    pd_ir_bytes(ir, dec, strlen(dec))};
   return pd_ir_seq(ir, k, p ? 7 : 6);
 }
 
+/* The value of number v in every plain writing ("-"? digits, trailing
+ * fraction zeros allowed, and "-0" for 0) and in normalized scientific
+ * notation; digits_only: an integral value as its digits alone. */
 uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v, bool digits_only) {
   pd_ir *ir = &sc->ir;
   size_t n = pd_json_at(&sc->doc, v)->n;

@@ -54,6 +54,23 @@ static void test_enum_const(void **state) {
   REJECT("{\"const\":0}", "1e0");
   ACCEPT("{\"const\":1e400}", "1e400");
   ACCEPT("{\"const\":1e400}", "1.0E+400");
+  /* unbounded integers and non-integers in the exponent forms that decide it */
+  const char *in = "{\"type\":\"integer\"}";
+  ACCEPT(in, "1e+20");
+  ACCEPT(in, "-1.0E5");
+  ACCEPT(in, "0e-5");
+  ACCEPT(in, "3e-00");
+  REJECT(in, "1e-2");
+  REJECT(in, "1.5e-3");
+  REJECT(in, "1.5e1"); /* integral, but the fraction against the exponent: a false negative */
+  const char *nin = "{\"not\":{\"type\":\"integer\"}}";
+  ACCEPT(nin, "-3e-07");
+  ACCEPT(nin, "1.5e-3");
+  ACCEPT(nin, "3.0E-1");
+  REJECT(nin, "30e-1");
+  REJECT(nin, "1e+20");
+  REJECT(nin, "0e-5");
+  REJECT("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"integer\"}", "1e5");
   /* a draft-04 "integer" literal is its digits alone; without the type, any spelling */
   const char *d4 = "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"integer\",\"enum\":[1]}";
   ACCEPT(d4, "1");
