@@ -1085,6 +1085,12 @@ static pd_status pd__by_type(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uin
 static pd_status pd__build(pd_sc *sc, const pd_sc_conj *c0, uint32_t depth, uint32_t *node) {
   pd_sc_conj c = *c0;
   bool pending;
+  /* the members' "type" first: a oneOf's branches need to be disjoint only
+   * on the types the conj allows (errors are reported by pd__narrow_types) */
+  for (size_t i = 0; i < c.n; i++) {
+    uint32_t t = pd_sc_kw(sc, &c, i, "type"), mask;
+    if (t != PD_JSON_NONE && pd_sc_type_mask_quiet(sc, t, &mask)) c.types &= mask;
+  }
   pd_status st = pd__disjunction(sc, &c, depth, node, &pending);
   if (st || pending) return st;
   if ((st = pd__narrow_types(sc, &c))) return st;

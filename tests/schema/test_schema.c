@@ -585,6 +585,23 @@ static void test_combinators_refs(void **state) {
   ACCEPT(by_ref, "{\"k\":\"a\"}");
   ACCEPT(by_ref, "{\"k\":\"b\"}");
   REJECT(by_ref, "{\"k\":\"c\"}");
+  /* the conj's "type" narrows the types the branches must be disjoint on
+   * before the oneOf is distributed: arrays, which the uniqueItems branch
+   * alone would tell apart, are not allowed */
+  const char *narrow = "{\"type\":\"object\",\"oneOf\":[{\"properties\":{\"k\":{\"const\":1}},"
+                       "\"required\":[\"k\"],\"uniqueItems\":true},{\"properties\":{\"k\":"
+                       "{\"const\":2}},\"required\":[\"k\"]}]}";
+  ACCEPT(narrow, "{\"k\":1}");
+  ACCEPT(narrow, "{\"k\":2}");
+  REJECT(narrow, "{\"k\":3}");
+  REJECT(narrow, "[1,1]");
+  /* and a refusal names the oneOf that cannot be proven, not the one around it */
+  pdt_refused("{\"type\":\"object\",\"oneOf\":[{\"$ref\":\"#/$defs/a\"},{\"required\":[\"s\"],"
+              "\"properties\":{\"s\":{\"const\":\"b\"}}}],\"$defs\":{\"a\":{\"required\":[\"s\"],"
+              "\"properties\":{\"s\":{\"const\":\"a\"}},\"oneOf\":[{\"required\":[\"c\"],"
+              "\"properties\":{\"c\":{\"type\":\"array\",\"items\":{\"enum\":[\"x\"]}}}},"
+              "{\"required\":[\"c\"],\"properties\":{\"c\":{\"enum\":[[\"d\"]]}}}]}}}",
+              PD_ERR_UNSUPPORTED, "/$defs/a/oneOf");
   /* nobody requires the tag: {} takes both branches (negation makes it exact) */
   const char *untagged = "{\"type\":\"object\",\"oneOf\":[{\"properties\":{\"k\":{\"const\":1}}},"
                          "{\"properties\":{\"k\":{\"const\":2}}}]}";
