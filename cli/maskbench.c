@@ -268,10 +268,12 @@ static bool pd__mb_walk(pd__mb *b, const char *rel, int depth) {
 
 /* ------------------------------------------------------------ running */
 
-/* Compiles file rel's grammar (--grammar's text, or the file's "schema"). */
-static pd_status pd__mb_compile(pd__mb *b, const char *rel, pd_grammar **g, pd_error *err) {
+/* Compiles file rel's grammar (--grammar's text, or the file's "schema"),
+ * its properties in any order or as declared. */
+static pd_status pd__mb_compile(pd__mb *b, const char *rel, bool any_order, pd_grammar **g,
+                                pd_error *err) {
   pd_grammar_options o = {
-      .any_order = b->any_order, .eager_masks = b->eager, .no_rule_cache = b->no_rule_cache};
+      .any_order = any_order, .eager_masks = b->eager, .no_rule_cache = b->no_rule_cache};
   if (b->grammar) return pd_grammar_compile_gbnf(b->grammar, b->grammar_len, b->vocab, &o, g, err);
   char path[8192];
   snprintf(path, sizeof path, "%s/%s", b->dir, rel);
@@ -389,7 +391,7 @@ static int pd__mb_file(pd__mb *b, const char *rel) {
   pd_matcher *m = NULL;
   pd_error err = {0};
   double t0 = pd__mb_now(b);
-  pd_status st = pd__mb_compile(b, rel, &g, &err);
+  pd_status st = pd__mb_compile(b, rel, b->any_order, &g, &err);
   if (st == PD_OK) st = pd_matcher_new(g, &m, NULL);
   if (st == PD_OK) st = pd_matcher_fill_bitmask(m, b->row, b->n_words, NULL, NULL);
   double t1 = pd__mb_now(b);
@@ -433,7 +435,6 @@ static pd_status pd__mb_order_only(pd__mb *b) {
   pd_matcher *m = NULL;
   const char *file = NULL;
   pd_status st = PD_OK;
-  b->any_order = true;
   for (size_t i = 0; i < b->n_inst && st != PD_ERR_NOMEM; i++) {
     const pd__mb_inst *in = &b->inst[i];
     if (!in->rejected) continue;
@@ -441,7 +442,7 @@ static pd_status pd__mb_order_only(pd__mb *b) {
       pd_matcher_free(m), m = NULL;
       pd_grammar_free(g), g = NULL;
       file = in->file;
-      st = pd__mb_compile(b, in->file + skip, &g, NULL);
+      st = pd__mb_compile(b, in->file + skip, true, &g, NULL);
       if (st == PD_OK) st = pd_matcher_new(g, &m, NULL);
     }
     if (!m) continue; /* no grammar in any order: not counted */
@@ -453,7 +454,6 @@ static pd_status pd__mb_order_only(pd__mb *b) {
   }
   pd_matcher_free(m);
   pd_grammar_free(g);
-  b->any_order = false;
   return st == PD_ERR_NOMEM ? st : PD_OK;
 }
 

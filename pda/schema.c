@@ -946,15 +946,24 @@ static pd_status pd__disjunction(pd_sc *sc, const pd_sc_conj *c, uint32_t depth,
 
 /* ------------------------------------------------------------ types */
 
-/* Narrows c->types by every member's "type" and type-only "not". */
+/* Narrows c->types by every member's "type". */
 static pd_status pd__narrow_types(pd_sc *sc, pd_sc_conj *c) {
   for (size_t i = 0; i < c->n; i++) {
-    uint32_t t = pd_sc_kw(sc, c, i, "type"), n = pd_sc_kw(sc, c, i, "not"), mask;
+    uint32_t t = pd_sc_kw(sc, c, i, "type"), mask;
     pd_status st;
-    if (t != PD_JSON_NONE) {
-      if ((st = pd_sc_type_mask(sc, t, &mask))) return st;
-      c->types &= mask;
-    }
+    if (t == PD_JSON_NONE) continue;
+    if ((st = pd_sc_type_mask(sc, t, &mask))) return st;
+    c->types &= mask;
+  }
+  return PD_OK;
+}
+
+/* Narrows c->types by every member's type-only "not" (after the disjunctions:
+ * a "not" they distribute is a member of its own). */
+static pd_status pd__narrow_not(pd_sc *sc, pd_sc_conj *c) {
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t n = pd_sc_kw(sc, c, i, "not"), mask;
+    pd_status st;
     if (n == PD_JSON_NONE || pd__double_negation(sc, pd_sc_member(sc, c, i)) != PD_JSON_NONE ||
         (sc->pool.data[c->off + i] & PD_SC_NOT_DONE))
       continue; /* not-not: the inner schema is a member (pd__flatten); or distributed */
@@ -1086,14 +1095,11 @@ static pd_status pd__build(pd_sc *sc, const pd_sc_conj *c0, uint32_t depth, uint
   pd_sc_conj c = *c0;
   bool pending;
   /* the members' "type" first: a oneOf's branches need to be disjoint only
-   * on the types the conj allows (errors are reported by pd__narrow_types) */
-  for (size_t i = 0; i < c.n; i++) {
-    uint32_t t = pd_sc_kw(sc, &c, i, "type"), mask;
-    if (t != PD_JSON_NONE && pd_sc_type_mask_quiet(sc, t, &mask)) c.types &= mask;
-  }
-  pd_status st = pd__disjunction(sc, &c, depth, node, &pending);
+   * on the types the conj allows */
+  pd_status st = pd__narrow_types(sc, &c);
+  if (!st) st = pd__disjunction(sc, &c, depth, node, &pending);
   if (st || pending) return st;
-  if ((st = pd__narrow_types(sc, &c))) return st;
+  if ((st = pd__narrow_not(sc, &c))) return st;
   for (size_t i = 0; i < c.n; i++) {
     uint32_t e = pd_sc_kw(sc, &c, i, "enum");
     if (e != PD_JSON_NONE && pd_json_at(&sc->doc, e)->kind != PD_JSON_ARRAY)

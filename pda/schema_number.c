@@ -633,10 +633,16 @@ static uint32_t pd__tenths(pd_sc *sc, size_t d) {
 /* ------------------------------------------------------------ the number type */
 
 /* The exponent part of a number: [eE] [+-]? digit+ */
+/* The exponent's letter: [eE] */
+static uint32_t pd__e(pd_ir *ir) {
+  static const uint32_t es[4] = {'e', 'e', 'E', 'E'};
+  return pd_ir_class(ir, es, 2, false);
+}
+
 static uint32_t pd__exponent(pd_ir *ir) {
-  uint32_t es[4] = {'e', 'e', 'E', 'E'}, pm[4] = {'+', '+', '-', '-'};
+  uint32_t pm[4] = {'+', '+', '-', '-'};
   return pd_ir_seq(ir,
-                   (uint32_t[]){pd_ir_class(ir, es, 2, false),
+                   (uint32_t[]){pd__e(ir),
                                 pd_ir_repeat(ir, pd_ir_class(ir, pm, 2, false), 0, 1),
                                 pd__digits(ir, 1, PD_IR_INF)},
                    3);
@@ -644,12 +650,11 @@ static uint32_t pd__exponent(pd_ir *ir) {
 
 /* An exponent that is not negative: [eE] ("+"? digit+ | "-" "0"+) */
 static uint32_t pd__exponent_up(pd_ir *ir) {
-  uint32_t es[4] = {'e', 'e', 'E', 'E'};
   uint32_t up = pd_ir_seq2(ir, pd_ir_repeat(ir, pd_ir_bytes(ir, "+", 1), 0, 1),
                            pd__digits(ir, 1, PD_IR_INF));
   uint32_t minus_zero = pd_ir_seq2(ir, pd_ir_bytes(ir, "-", 1),
                                    pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF));
-  return pd_ir_seq2(ir, pd_ir_class(ir, es, 2, false), pd_ir_alt2(ir, up, minus_zero));
+  return pd_ir_seq2(ir, pd__e(ir), pd_ir_alt2(ir, up, minus_zero));
 }
 
 /* number = "-"? int frac? exp? (RFC 8259) */
@@ -712,8 +717,8 @@ static uint32_t pd__exp_forms(pd_sc *sc, const pd__bound *lo, const pd__bound *h
  * negative: whether they are integral compares digits with the exponent. */
 static uint32_t pd__frac_number(pd_sc *sc) {
   pd_ir *ir = &sc->ir;
-  uint32_t sign = pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), es[4] = {'e', 'e', 'E', 'E'};
-  uint32_t e = pd_ir_class(ir, es, 2, false), minus = pd_ir_bytes(ir, "-", 1);
+  uint32_t sign = pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1);
+  uint32_t e = pd__e(ir), minus = pd_ir_bytes(ir, "-", 1);
   uint32_t nonzero = pd_ir_seq(
       ir,
       (uint32_t[]){pd__digits(ir, 0, PD_IR_INF), pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF)},
@@ -789,10 +794,9 @@ static uint32_t pd__sci_literal(pd_ir *ir, const pd_json_dec *x) {
   int64_t p = x->exp - 1; /* value = d1.d2...dn x 10^p */
   char dec[24];
   snprintf(dec, sizeof dec, "%llu", (unsigned long long)(p < 0 ? -(uint64_t)p : (uint64_t)p));
-  uint32_t e_or_E[4] = {'e', 'e', 'E', 'E'};
   uint32_t sign = p > 0 ? plus : p < 0 ? minus : pd_ir_alt2(ir, plus, minus);
   uint32_t k[7] = {x->neg ? minus : pd_ir_empty(ir), pd_ir_bytes(ir, x->digits, 1), frac,
-                   pd_ir_class(ir, e_or_E, 2, false), sign,
+                   pd__e(ir), sign,
                    p ? zeros : some_zeros, /* 1e0, 1e-00 */
                    pd_ir_bytes(ir, dec, strlen(dec))};
   return pd_ir_seq(ir, k, p ? 7 : 6);
