@@ -571,7 +571,9 @@ static bool pd__conj_has(const pd_sc *sc, const pd_sc_conj *c, const char *kw) {
 }
 
 bool pd_sc_strict_closes(const pd_sc *sc, uint32_t s) {
-  return sc->opts.strict && pd_json_at(&sc->doc, s)->kind == PD_JSON_OBJECT &&
+  /* a derived schema (a way another one fails) is no schema the option closes */
+  return sc->opts.strict && !pd_sc_derived(sc, s) &&
+         pd_json_at(&sc->doc, s)->kind == PD_JSON_OBJECT &&
          pd_json_get(&sc->doc, s, "additionalProperties") == PD_JSON_NONE &&
          (pd_json_get(&sc->doc, s, "properties") != PD_JSON_NONE ||
           pd_json_get(&sc->doc, s, "type") != PD_JSON_NONE);
@@ -606,43 +608,55 @@ static pd_status pd__not(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t x, u
   return pd_sc_ir_status(sc);
 }
 
-#define PD__ONEOF_NEG_MAX 4u     /* branches */
+#define PD__ONEOF_NEG_MAX 16u    /* branches */
 #define PD__ONEOF_NEG_CASES 256u /* conjs compiled */
 
 /* oneOf by negation, when every branch is negatable (pd__negate): exactly
- * one holds = OR over i of (B_i AND, for each j != i, one way B_j fails). *ok
- * false when the branches do not have that shape or there are too many. */
+ * one holds = OR over i of (B_i AND, for each j != i, one way B_j fails).
+ * Only the ways of failing open to the conj's types count (a branch of
+ * "required" alone fails one way: its names absent). *ok false when the
+ * branches do not have that shape or there are too many cases. */
 static pd_status pd__one_of_neg(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr,
                                 uint32_t depth, uint32_t *node, bool *ok) {
   uint32_t n = pd_json_len(&sc->doc, arr), mask[PD__ONEOF_NEG_MAX];
   pd_sc_lit lits[PD__ONEOF_NEG_MAX][PD_SC_MAX_LITS];
-  size_t nl[PD__ONEOF_NEG_MAX], cases = 0;
+  /* per branch, its ways of failing: 0 a type outside its mask, k > 0 lit k - 1 */
+  uint8_t way[PD__ONEOF_NEG_MAX][PD_SC_MAX_LITS + 1];
+  size_t nl[PD__ONEOF_NEG_MAX], nw[PD__ONEOF_NEG_MAX], cases = 0;
   pd_status st;
   *ok = n <= PD__ONEOF_NEG_MAX; /* failed branches' annotations are dropped: the derived
                                  * members are outside every reach */
-  for (uint32_t b = 0; b < n && *ok; b++)
+  for (uint32_t b = 0; b < n && *ok; b++) {
     if ((st = pd_sc_negate(sc, pd_json_elem(&sc->doc, arr, b), &mask[b], lits[b], &nl[b], ok)))
       return st;
+    nw[b] = 0;
+    if (c->types & ~mask[b]) way[b][nw[b]++] = 0;
+    for (size_t k = 0; *ok && k < nl[b]; k++)
+      if (c->types & mask[b] & lits[b][k].types) way[b][nw[b]++] = (uint8_t)(k + 1);
+  }
   for (uint32_t b = 0; b < n && *ok; b++) {
     size_t prod = 1;
-    for (uint32_t j = 0; j < n; j++) prod *= j == b ? 1 : nl[j] + 1;
+    for (uint32_t j = 0; j < n && prod <= PD__ONEOF_NEG_CASES; j++) prod *= j == b ? 1 : nw[j];
     cases += prod;
   }
   if (!*ok || cases > PD__ONEOF_NEG_CASES) return *ok = false, PD_OK;
   uint32_t acc = pd_ir_nothing(&sc->ir), one;
   for (uint32_t b = 0; b < n; b++) {
-    size_t choice[PD__ONEOF_NEG_MAX] = {0}; /* per other branch: 0 = a type outside its mask */
-    for (;;) {
+    size_t choice[PD__ONEOF_NEG_MAX] = {0}; /* per other branch: an index into way[j] */
+    bool none = false; /* some other branch cannot fail: B_b never holds alone */
+    for (uint32_t j = 0; j < n; j++) none |= j != b && !nw[j];
+    while (!none) {
       uint32_t extra[PD__ONEOF_NEG_MAX], types = c->types;
       size_t k = 0;
       extra[k++] = pd_json_elem(&sc->doc, arr, b);
       for (uint32_t j = 0; j < n; j++) {
         if (j == b) continue;
-        if (choice[j] == 0) {
+        uint8_t w = way[j][choice[j]];
+        if (w == 0) {
           types &= ~mask[j];
         } else {
-          types &= mask[j] & lits[j][choice[j] - 1].types;
-          extra[k++] = lits[j][choice[j] - 1].node;
+          types &= mask[j] & lits[j][w - 1].types;
+          extra[k++] = lits[j][w - 1].node;
         }
       }
       if (types) {
@@ -653,7 +667,7 @@ static pd_status pd__one_of_neg(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32
       uint32_t j = 0; /* next combination, mixed radix over j != b */
       for (; j < n; j++) {
         if (j == b) continue;
-        if (++choice[j] <= nl[j]) break;
+        if (++choice[j] < nw[j]) break;
         choice[j] = 0;
       }
       if (j == n) break;

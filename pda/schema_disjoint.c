@@ -223,13 +223,32 @@ static pd_status pd__strings_disjoint(pd_sc *sc, uint32_t a, uint32_t b, bool *y
   return st;
 }
 
-/* The count or length range of schema object s from keywords lo_kw, hi_kw. */
+/* The number of distinct names s requires: an object of s has that many
+ * members at least. */
+static uint64_t pd__required_names(pd_sc *sc, uint32_t s) {
+  uint32_t r = pd_json_get(&sc->doc, s, "required");
+  if (r == PD_JSON_NONE || pd_json_at(&sc->doc, r)->kind != PD_JSON_ARRAY) return 0;
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, r); i++) {
+    uint32_t x = pd_json_elem(&sc->doc, r, i), j = 0;
+    while (j < i && !pd_json_equal(&sc->doc, pd_json_elem(&sc->doc, r, j), x)) j++;
+    n += j == i && pd_json_at(&sc->doc, x)->kind == PD_JSON_STRING;
+  }
+  return n;
+}
+
+/* The count or length range of schema object s from keywords lo_kw, hi_kw
+ * (and for members, the names it requires). */
 static void pd__count_range(pd_sc *sc, uint32_t s, const char *lo_kw, const char *hi_kw,
                             uint64_t *lo, uint64_t *hi) {
   uint32_t v, x;
   *lo = 0, *hi = UINT64_MAX;
   if ((v = pd_json_get(&sc->doc, s, lo_kw)) != PD_JSON_NONE && pd_sc_uint(sc, v, &x)) *lo = x;
   if ((v = pd_json_get(&sc->doc, s, hi_kw)) != PD_JSON_NONE && pd_sc_uint(sc, v, &x)) *hi = x;
+  if (!strcmp(lo_kw, "minProperties")) {
+    uint64_t r = pd__required_names(sc, s);
+    if (r > *lo) *lo = r;
+  }
 }
 
 static bool pd__counts_apart(pd_sc *sc, uint32_t a, uint32_t b, const char *lo_kw,
@@ -310,30 +329,97 @@ static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t 
   return st;
 }
 
-/* *proved = the types, of types, no instance of which satisfies both branch
- * schemas a and b (sound tests only: types, const/enum values, discriminating
- * properties, a required key the other forbids, string values or patterns
- * that miss each other; each on any pair of implied schemas). */
-pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, const uint32_t *ctx,
-                         size_t n_ctx, uint32_t *proved) {
-  a = pd_sc_alone(sc, a), b = pd_sc_alone(sc, b);
-  uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types;
-  *proved = types & ~common;
-  if (!common) return PD_OK;
-  uint32_t ca[16], cb[16], cx[16];
-  size_t na = pd__conjuncts(sc, a, ca, 0, 16), nb = pd__conjuncts(sc, b, cb, 0, 16), nx = 0;
-  for (size_t i = 0; i < na && (*proved & common) != common; i++)
-    for (size_t j = 0; j < nb && (*proved & common) != common; j++) {
+#define PD__CONJ_MAX 32 /* implied schemas per side */
+#define PD__SPLITS 4     /* anyOf / oneOf splits on a path, both sides together */
+
+/* A branch of a side's anyOf / oneOf, with the side's other schemas. */
+typedef struct pd__side {
+  uint32_t s[PD__CONJ_MAX];
+  size_t n;
+} pd__side;
+
+static pd_status pd__sides_disjoint(pd_sc *sc, const pd__side *a, const pd__side *b,
+                                    uint32_t common, const uint32_t *cx, size_t nx, int depth,
+                                    int *steps, uint32_t *proved);
+
+/* A side implied by the union of the branches of one of its schemas' anyOf or
+ * oneOf is disjoint from the other where every branch (with the side's other
+ * schemas) is: *proved = the types of common proven so. */
+static pd_status pd__split(pd_sc *sc, const pd__side *a, const pd__side *b, uint32_t common,
+                           const uint32_t *cx, size_t nx, int depth, int *steps, bool swap,
+                           uint32_t *proved) {
+  static const char *const unions[] = {"anyOf", "oneOf"};
+  *proved = 0;
+  for (size_t i = 0; i < a->n; i++)
+    for (int k = 0; k < 2; k++) {
+      uint32_t arr = pd_json_get(&sc->doc, a->s[i], unions[k]), all = common;
+      if (arr == PD_JSON_NONE || pd_json_at(&sc->doc, arr)->kind != PD_JSON_ARRAY) continue;
+      for (uint32_t j = 0; j < pd_json_len(&sc->doc, arr) && all; j++) {
+        uint32_t br = pd_sc_alone(sc, pd_json_elem(&sc->doc, arr, j)), one;
+        uint32_t open = common & pd__possible_types(sc, br, 8);
+        pd__side a2 = *a;
+        a2.n = pd__conjuncts(sc, br, a2.s, a2.n, PD__CONJ_MAX);
+        pd_status st = open ? pd__sides_disjoint(sc, swap ? b : &a2, swap ? &a2 : b, open, cx, nx,
+                                                 depth - 1, steps, &one)
+                            : PD_OK;
+        if (st) return st;
+        all &= ~open | (open ? one : 0);
+      }
+      *proved |= all;
+    }
+  return PD_OK;
+}
+
+/* *proved = the types of common for which no instance satisfies every schema
+ * of side a and every schema of side b. */
+static pd_status pd__sides_disjoint(pd_sc *sc, const pd__side *a, const pd__side *b,
+                                    uint32_t common, const uint32_t *cx, size_t nx, int depth,
+                                    int *steps, uint32_t *proved) {
+  *proved = 0;
+  if (--*steps < 0) return PD_OK;
+  for (size_t i = 0; i < a->n && (*proved & common) != common; i++)
+    for (size_t j = 0; j < b->n && (*proved & common) != common; j++) {
       uint32_t one;
-      pd_status st = pd__basic_disjoint(sc, ca[i], cb[j], common, &one);
+      pd_status st = pd__basic_disjoint(sc, a->s[i], b->s[j], common, &one);
       if (st) return st;
       *proved |= one;
     }
-  if ((common & PD_SC_OBJ) && !(*proved & PD_SC_OBJ)) {
-    for (size_t k = 0; k < n_ctx; k++) nx = pd__conjuncts(sc, ctx[k], cx, nx, 16);
-    if (pd__tagged(sc, ca, na, cb, nb, cx, nx)) *proved |= PD_SC_OBJ;
+  if ((common & PD_SC_OBJ) && !(*proved & PD_SC_OBJ) &&
+      pd__tagged(sc, a->s, a->n, b->s, b->n, cx, nx))
+    *proved |= PD_SC_OBJ;
+  for (int side = 0; side < 2 && depth > 0 && (*proved & common) != common; side++) {
+    uint32_t one;
+    pd_status st = pd__split(sc, side ? b : a, side ? a : b, common & ~*proved, cx, nx, depth,
+                             steps, side, &one);
+    if (st) return st;
+    *proved |= one;
   }
+  *proved &= common;
   return PD_OK;
+}
+
+/* *proved = the types, of types, no instance of which satisfies both branch
+ * schemas a and b (sound tests only: types, const/enum values, discriminating
+ * properties, a required key the other forbids, member counts, string values
+ * or patterns that miss each other; each on any pair of implied schemas, and
+ * through the branches of an implied anyOf / oneOf, PD__SPLITS deep). */
+pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, const uint32_t *ctx,
+                         size_t n_ctx, uint32_t *proved) {
+  a = pd_sc_alone(sc, a), b = pd_sc_alone(sc, b);
+  uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types, one;
+  *proved = types & ~common;
+  if (!common) return PD_OK;
+  pd__side sa, sb;
+  uint32_t cx[16];
+  size_t nx = 0;
+  sa.n = pd__conjuncts(sc, a, sa.s, 0, PD__CONJ_MAX);
+  sb.n = pd__conjuncts(sc, b, sb.s, 0, PD__CONJ_MAX);
+  if (common & PD_SC_OBJ)
+    for (size_t k = 0; k < n_ctx; k++) nx = pd__conjuncts(sc, ctx[k], cx, nx, 16);
+  int steps = 256;
+  pd_status st = pd__sides_disjoint(sc, &sa, &sb, common, cx, nx, PD__SPLITS, &steps, &one);
+  *proved |= one;
+  return st;
 }
 
 /* Whether schema object s, its $ref and allOf aside, accepts every instance

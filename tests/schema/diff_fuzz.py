@@ -3,7 +3,8 @@
 
 Generates random small schemas (types, enum/const, bounds, lengths, simple
 patterns (alone, with lengths, with enums), properties/required/additionalProperties, items/prefixItems,
-min/max counts, anyOf/allOf/oneOf/not/if, $defs/$ref, embedded $id resources whose
+min/max counts, anyOf/allOf/oneOf/not/if (oneOf: tagged unions, exactly one of
+some names, unions inside a branch), $defs/$ref, embedded $id resources whose
 "#/$defs/s" is their own, shadowing the root's) and random JSON values
 (plus values mutated towards each schema), and compares the verdict of
 `pushdown check --schema S --batch B` with Draft202012Validator.
@@ -193,6 +194,25 @@ def rnd_schema(r, depth=0, defs=None):
         if r.random() < 0.5:
             s["required"] = [tag]
         return s
+    if kind == 6 and r.random() < 0.3:  # exactly one of some names
+        s = {"oneOf": [{"required": [k]} for k in r.sample(KEYS, r.randrange(2, 6))]}
+        if r.random() < 0.5:
+            s["type"] = "object"
+        if r.random() < 0.3:
+            s["oneOf"].append({"type": r.choice(["object", "string", "array"])})
+        return s
+    if kind == 6 and r.random() < 0.3:  # unions inside a branch, told apart branch by branch
+        def obj(depth):
+            o = {"type": "object", "required": r.sample(KEYS, r.randrange(0, 4))}
+            if r.random() < 0.5:
+                o["properties"] = {k: rnd_schema(r, depth + 2, defs) for k in r.sample(KEYS, 2)}
+            if r.random() < 0.4:
+                o["maxProperties"] = r.randrange(3)
+            if r.random() < 0.3:
+                o["additionalProperties"] = r.choice([False, {"const": r.choice([False, 1, "x"])}])
+            return o
+        inner = {r.choice(["anyOf", "oneOf"]): [obj(depth) for _ in range(r.randrange(1, 4))]}
+        return {"oneOf": [inner, obj(depth)] if r.random() < 0.5 else [obj(depth), inner]}
     if kind == 6:
         return {r.choice(["anyOf", "allOf", "oneOf"]):
                 [rnd_schema(r, depth + 1, defs) for _ in range(r.randrange(1, 4))]}
@@ -246,6 +266,8 @@ def mutate_towards(r, schema):
             b = r.choice(schema["oneOf"])  # a tagged union's branch, as an object
             if isinstance(b, dict) and "properties" in b:
                 return mutate_towards(r, {"type": "object", "properties": b["properties"]})
+            if isinstance(b, dict) and "required" in b:  # its names, and maybe others
+                return {k: rnd_value(r, 2) for k in b["required"] + r.sample(KEYS, r.randrange(2))}
         if schema.get("type") == "object":
             members = [(k, mutate_towards(r, v)) for k, v in schema.get("properties", {}).items()
                        if r.random() < 0.8]

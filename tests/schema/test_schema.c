@@ -653,6 +653,34 @@ static void test_combinators_refs(void **state) {
   ACCEPT(half, "{\"a\":1}");
   REJECT(half, "{}");
   ACCEPT(half, "5");
+  /* exactly one of six names, by negation: each branch with the others absent */
+  const char *one_name = "{\"type\":\"object\",\"oneOf\":[{\"required\":[\"a\"]},{\"required\":"
+                         "[\"b\"]},{\"required\":[\"c\"]},{\"required\":[\"d\"]},{\"required\":"
+                         "[\"e\"]},{\"required\":[\"f\"]}]}";
+  ACCEPT(one_name, "{\"f\":1,\"x\":2}");
+  ACCEPT(one_name, "{\"a\":1}");
+  REJECT(one_name, "{\"a\":1,\"f\":2}");
+  REJECT(one_name, "{\"x\":1}");
+  REJECT(one_name, "{}");
+  /* a branch that is itself a union: disjoint from the other when each of its
+   * branches is (two required names against at most one member; a tag); the
+   * dependentRequired keeps negation out */
+  const char *repo = "{\"$defs\":{\"r\":{\"oneOf\":[{\"required\":[\"type\",\"url\"],"
+                     "\"properties\":{\"type\":{\"enum\":[\"git\",\"svn\"]}},"
+                     "\"dependentRequired\":{\"url\":[\"type\"]}},"
+                     "{\"required\":[\"type\",\"package\"],"
+                     "\"properties\":{\"type\":{\"const\":\"pkg\"}}}]}},"
+                     "\"type\":\"object\",\"oneOf\":[{\"$ref\":\"#/$defs/r\"},{\"type\":\"object\","
+                     "\"additionalProperties\":{\"const\":false},\"maxProperties\":1}]}";
+  ACCEPT(repo, "{\"packagist.org\":false}");
+  ACCEPT(repo, "{\"type\":false}");
+  ACCEPT(repo, "{\"type\":\"git\",\"url\":\"u\"}");
+  ACCEPT(repo, "{\"type\":\"pkg\",\"package\":1,\"url\":\"u\"}");
+  REJECT(repo, "{\"type\":\"git\"}");
+  REJECT(repo, "{\"type\":\"pkg\",\"url\":\"u\"}");
+  REJECT(repo, "{\"a\":false,\"b\":false}");
+  ACCEPT(repo, "{\"type\":\"git\",\"url\":\"u\",\"package\":1}");
+  REJECT(repo, "{\"url\":\"u\"}");
   /* a hostname's automaton is too deep to copy into those automata: refused */
   pdt_refused("{\"oneOf\":[{\"format\":\"hostname\"},{\"format\":\"ipv4\"}]}", PD_ERR_UNSUPPORTED,
               "oneOf");

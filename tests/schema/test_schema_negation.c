@@ -353,6 +353,14 @@ static void test_negation(void **state) {
   assert_true(pdt_accepts_o(aps, &so, "{\"b\":1}"));
   assert_false(pdt_accepts_o(aps, &so, "{\"a\":1}"));
   pdt_refused(aps, PD_ERR_SEMANTIC, "no string"); /* open without strict: every object passes it */
+  /* the ways a branch fails are no schemas the option closes: "b" alone is
+   * the second branch's and not the closed third's (found by the strict
+   * differential run: every object but {} was refused) */
+  const char *few = "{\"oneOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]},{\"type\":\"object\"}]}";
+  assert_true(pdt_accepts_o(few, &so, "{\"b\":1,\"x\":2}"));
+  assert_true(pdt_accepts_o(few, &so, "{}"));
+  assert_false(pdt_accepts_o(few, &so, "{\"a\":1,\"b\":2}"));
+  assert_false(pdt_accepts_o(few, &so, "\"s\""));
   pd_grammar_options ao = pdt_opts();
   ao.any_order = true;
   assert_true(pdt_accepts_o(ap, &ao, "{\"first\":true,\"d\":\"first\"}"));
