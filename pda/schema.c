@@ -609,13 +609,15 @@ static pd_status pd__not(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t x, u
 }
 
 #define PD__ONEOF_NEG_MAX 16u    /* branches */
+#define PD__ONEOF_STR_MAX 4u /* branches whose strings are told apart by automata (7 took 2 s) */
 #define PD__ONEOF_NEG_CASES 256u /* conjs compiled */
 
 /* oneOf by negation, when every branch is negatable (pd__negate): exactly
  * one holds = OR over i of (B_i AND, for each j != i, one way B_j fails).
  * Only the ways of failing open to the conj's types count (a branch of
  * "required" alone fails one way: its names absent). *ok false when the
- * branches do not have that shape or there are too many cases. */
+ * branches do not have that shape, there are too many cases, or more than
+ * PD__ONEOF_STR_MAX branches fail on strings. */
 static pd_status pd__one_of_neg(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr,
                                 uint32_t depth, uint32_t *node, bool *ok) {
   uint32_t n = pd_json_len(&sc->doc, arr), mask[PD__ONEOF_NEG_MAX];
@@ -632,7 +634,11 @@ static pd_status pd__one_of_neg(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32
     nw[b] = 0;
     if (c->types & ~mask[b]) way[b][nw[b]++] = 0;
     for (size_t k = 0; *ok && k < nl[b]; k++)
-      if (c->types & mask[b] & lits[b][k].types) way[b][nw[b]++] = (uint8_t)(k + 1);
+      if (c->types & mask[b] & lits[b][k].types) {
+        way[b][nw[b]++] = (uint8_t)(k + 1);
+        /* a string's ways (patterns, formats) meet in product automata */
+        *ok = n <= PD__ONEOF_STR_MAX || !(c->types & mask[b] & lits[b][k].types & PD_SC_STR);
+      }
   }
   for (uint32_t b = 0; b < n && *ok; b++) {
     size_t prod = 1;
@@ -676,8 +682,6 @@ static pd_status pd__one_of_neg(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32
   *node = acc;
   return pd_sc_ir_status(sc);
 }
-
-#define PD__ONEOF_STR_MAX 4u /* branches whose strings are told apart by automata (7 took 2 s) */
 
 /* Whether schema s, at this level or through $ref and the combinators, asks
  * for a hostname: its automaton is a chain of 253 rules, too deep to be
@@ -1287,20 +1291,21 @@ static pd_status pd__to_ir(const char *json, size_t len, bool object_only,
   return st;
 }
 
+#define PD__ANY_ORDER_TRIES 5 /* bounded compiles after the first, the last with none */
+
 /* Objects in any order take 2^k rules each; where together they run the
  * schema past max_rules (a Kubernetes schema of many objects of 10 to 12
  * properties), the compile is tried again with their rules bounded by half of
- * it, then with none, and the objects past the bound keep the declared order. */
+ * what the failed try gave them, then half of that, and at last none; the
+ * objects past the bound keep the declared order. */
 pd_status pd_schema_to_ir(const char *json, size_t len, bool object_only,
                           const pd_grammar_options *opts, pd_ir *ir, char **relaxed,
                           pd_error *err) {
   const pd_allocator *a = ir->alloc;
   size_t used = SIZE_MAX; /* no bound at first */
   pd_status st = pd__to_ir(json, len, object_only, opts, &used, ir, relaxed, err);
-  for (int tries = 0; st == PD_ERR_LIMIT && used && tries < 2; tries++) {
-    pd_grammar_options r;
-    pd__resolve(opts, &r); /* opts may be NULL */
-    used = tries ? 0 : r.max_rules / 2;
+  for (int tries = 1; st == PD_ERR_LIMIT && used && tries <= PD__ANY_ORDER_TRIES; tries++) {
+    used = tries < PD__ANY_ORDER_TRIES ? used / 2 : 0;
     pd_ir_free(ir);
     pd_ir_init(ir, a);
     st = pd__to_ir(json, len, object_only, opts, &used, ir, relaxed, err);

@@ -498,6 +498,22 @@ static void test_objects(void **state) {
   if (!pdt_accepts_o(five, &few, "{\"p0\":{\"b\":1,\"a\":0}}")) fail_msg("first: any order");
   if (pdt_accepts_o(five, &few, "{\"p4\":{\"b\":1,\"a\":0}}")) fail_msg("last: declared");
   if (!pdt_accepts_o(five, &few, "{\"p4\":{\"a\":0,\"b\":1}}")) fail_msg("last: in order");
+  /* an object of 10 properties, 300 arrays in declared order and a small
+   * object last, past 2,500 rules: the bound halves until the schema fits,
+   * and the small object keeps any order (half of max_rules, then none, put
+   * every object in declared order) */
+  static char fill[32768];
+  at = (size_t)snprintf(fill, sizeof fill, "{\"properties\":{\"p\":{\"properties\":{");
+  for (int i = 0; i < 10; i++)
+    at += (size_t)snprintf(fill + at, sizeof fill - at, "%s\"%c\":{}", i ? "," : "", 'a' + i);
+  at += (size_t)snprintf(fill + at, sizeof fill - at, "}}");
+  for (int k = 0; k < 300; k++)
+    at += (size_t)snprintf(fill + at, sizeof fill - at,
+                           ",\"f%d\":{\"prefixItems\":[{\"enum\":[%d]},{\"enum\":[%d]}]}", k, 2 * k,
+                           2 * k + 1);
+  snprintf(fill + at, sizeof fill - at, ",\"q\":{\"properties\":{\"x\":{},\"y\":{}}}}}");
+  few.max_rules = 2500;
+  if (!pdt_accepts_o(fill, &few, "{\"q\":{\"y\":1,\"x\":0}}")) fail_msg("small: any order");
   /* minProperties past the required ones would count repeats: declared order */
   snprintf(wide, sizeof wide, big, ",\"minProperties\":3");
   if (!pdt_accepts_o(wide, &o, "{\"a\":1,\"c\":3,\"m\":2}")) fail_msg("wide: in order");
