@@ -1,16 +1,20 @@
-/* minimize.c - merges equivalent states of one rule's automaton (Moore's
- * partition refinement): two states are equivalent when both or neither are
- * final and their edges, label by label, reach equivalent states. Fewer states
- * mean fewer token classifications in masks/.
+/* minimize.c - merges equivalent states of one rule's automaton: two states
+ * are equivalent when both or neither are final and their edges, label by
+ * label, reach equivalent states. Fewer states mean fewer token
+ * classifications in masks/.
  *
- * Each round gives every state the signature
- *   [class(s), then per edge: (kind, neg, lo, hi) in one word, arg, class(to)]
- * and numbers distinct signatures in order of first appearance (so the start
- * state keeps class 0); it stops when the number of classes stops growing.
- * Moore needs as many rounds as the longest chain of states told apart only
- * far ahead (x{0,63}: 63 rounds over the whole rule), so the first partition
- * is already split by the longest path to a final state, which equivalent
- * states share. */
+ * Hopcroft's partition refinement, O(m log n) in edges m and states n (up to
+ * the sort of each splitter's edges): the first partition groups states by
+ * finality and the labels of their edges in order, (kind, neg, lo, hi, arg)
+ * each, so within a block the k-th edge means one label and "the k-th edge"
+ * is a partial function whose domain is the whole block or none of it. A
+ * splitter block B splits every block by whether its k-th edge enters B,
+ * for each k; when a block splits, the smaller half becomes a splitter (both,
+ * when the block was one still waiting). Moore's rounds, which this replaced,
+ * take as many passes over the rule as its longest chain of states told apart
+ * only far ahead (a pattern's run of 1,919 characters beside maxLength 200:
+ * 1.1 s, against 0.06 s). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/bits.h"
@@ -20,103 +24,159 @@
 typedef struct pd__min {
   const pd_allocator *a;
   pd_pda_builder *b;
-  uint32_t start, n;      /* the rule's states: start .. start+n-1 */
-  uint32_t *cls, *next;   /* class per state, this round and the next */
-  PD_ARRAY(uint32_t) sig; /* signatures, back to back */
-  uint32_t *sig_at;       /* [n + 1] */
-  uint32_t *table;        /* open addressing: state + 1 of a class representative */
-  size_t table_cap;
+  uint32_t start, n; /* the rule's states: start .. start+n-1 */
+  uint32_t *cls;     /* block per state; at the end, classes in order of first member */
+  /* blocks: elems[first[x] .. end[x]) are block x's states, marked ones first */
+  uint32_t *elems, *loc, *first, *end, *marked, n_blocks;
+  uint32_t *work, n_work; /* splitters waiting, and whether each waits */
+  uint8_t *waits;
+  uint32_t *in_at; /* [n + 1]: incoming edges by target, in_edge[in_at[t] ..) */
+  uint64_t *in_edge; /* (k << 32 | source) */
 } pd__min;
 
-#define PD__CYCLIC UINT32_MAX /* a cycle is in reach: no longest path */
-
-/* d[i] = the most edges on a path from state i to a final state, or
- * PD__CYCLIC (an iterative depth-first search; a state that reaches a state
- * still on the search stack, or a cyclic one, is cyclic). */
-static bool pd__longest(pd__min *m, uint32_t *d) {
-  uint32_t *stack = pd__malloc(m->a, 2 * (size_t)m->n * sizeof *stack);
-  uint8_t *color = pd__calloc(m->a, m->n, 1); /* 0 new, 1 on the stack, 2 done */
-  bool ok = stack && color;
-  for (uint32_t root = 0; ok && root < m->n; root++) {
-    if (color[root]) continue;
-    size_t sp = 0;
-    stack[sp++] = root, stack[sp++] = 0;
-    color[root] = 1;
-    d[root] = 0;
-    while (sp) {
-      uint32_t i = stack[sp - 2], k = stack[sp - 1];
-      const pd_pda_state *st = &m->b->states.data[m->start + i];
-      if (k < st->n_byte + st->n_call + st->n_token) {
-        stack[sp - 1]++;
-        uint32_t t = m->b->edges.data[st->edges + k].to - m->start;
-        if (color[t] == 0) {
-          color[t] = 1, d[t] = 0;
-          stack[sp++] = t, stack[sp++] = 0;
-        } else if (color[t] == 1 || d[t] == PD__CYCLIC) {
-          d[i] = PD__CYCLIC;
-        } else if (d[i] != PD__CYCLIC && d[t] + 1 > d[i]) {
-          d[i] = d[t] + 1;
-        }
-        continue;
-      }
-      color[i] = 2; /* done: hand the result to the parent */
-      sp -= 2;
-      if (sp) {
-        uint32_t p = stack[sp - 2];
-        if (d[i] == PD__CYCLIC) d[p] = PD__CYCLIC;
-        else if (d[p] != PD__CYCLIC && d[i] + 1 > d[p]) d[p] = d[i] + 1;
-      }
-    }
-  }
-  pd__free(m->a, stack);
-  pd__free(m->a, color);
-  return ok;
+static uint32_t pd__n_edges(const pd_pda_state *st) {
+  return st->n_byte + st->n_call + st->n_token;
 }
 
-static uint32_t pd__sig_hash(const uint32_t *s, uint32_t n) { return pd_hash_words(s, n); }
-
-static bool pd__signatures(pd__min *m) {
-  pd_array_clear(&m->sig);
-  for (uint32_t i = 0; i < m->n; i++) {
+/* The first partition: block numbers of the states' labels (finality, then
+ * each edge's label without its target), equal labels one block. */
+static bool pd__first_blocks(pd__min *m) {
+  size_t cap = 16;
+  while (cap < 2 * (size_t)m->n) cap *= 2;
+  uint32_t *table = pd__calloc(m->a, cap, sizeof *table); /* state + 1 of a representative */
+  uint32_t *sig_at = pd__malloc(m->a, ((size_t)m->n + 1) * sizeof *sig_at);
+  PD_ARRAY(uint32_t) sig = {0};
+  bool ok = table && sig_at;
+  for (uint32_t i = 0; ok && i < m->n; i++) {
     const pd_pda_state *st = &m->b->states.data[m->start + i];
-    uint32_t ne = st->n_byte + st->n_call + st->n_token;
-    m->sig_at[i] = (uint32_t)m->sig.len;
-    if (!pd_array_reserve(m->a, &m->sig, 1 + 3 * (size_t)ne)) return false;
-    m->sig.data[m->sig.len++] = m->cls[i];
+    uint32_t ne = pd__n_edges(st);
+    sig_at[i] = (uint32_t)sig.len;
+    if (!(ok = pd_array_reserve(m->a, &sig, 1 + 2 * (size_t)ne))) break;
+    sig.data[sig.len++] = st->flags & PD_STATE_FINAL;
     for (uint32_t k = 0; k < ne; k++) {
       const pd_pda_edge *e = &m->b->edges.data[st->edges + k];
-      uint32_t w[3] = {(uint32_t)e->kind << 17 | (uint32_t)e->neg << 16 | (uint32_t)e->lo << 8 | e->hi,
-                       e->arg, m->cls[e->to - m->start]};
-      memcpy(m->sig.data + m->sig.len, w, sizeof w);
-      m->sig.len += 3;
+      sig.data[sig.len++] = (uint32_t)e->kind << 17 | (uint32_t)e->neg << 16 |
+                            (uint32_t)e->lo << 8 | e->hi;
+      sig.data[sig.len++] = e->arg;
     }
   }
-  m->sig_at[m->n] = (uint32_t)m->sig.len;
-  return true;
-}
-
-/* Numbers the distinct signatures; returns the number of classes. */
-static uint32_t pd__refine(pd__min *m) {
-  memset(m->table, 0, m->table_cap * sizeof *m->table);
-  uint32_t classes = 0;
-  for (uint32_t i = 0; i < m->n; i++) {
-    const uint32_t *s = m->sig.data + m->sig_at[i];
-    uint32_t len = m->sig_at[i + 1] - m->sig_at[i];
-    size_t h = pd__sig_hash(s, len) & (m->table_cap - 1);
-    for (;; h = (h + 1) & (m->table_cap - 1)) {
-      uint32_t r = m->table[h];
+  if (ok) sig_at[m->n] = (uint32_t)sig.len;
+  for (uint32_t i = 0; ok && i < m->n; i++) {
+    const uint32_t *x = sig.data + sig_at[i];
+    uint32_t len = sig_at[i + 1] - sig_at[i];
+    for (size_t h = pd_hash_words(x, len) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+      uint32_t r = table[h];
       if (!r) {
-        m->table[h] = i + 1;
-        m->next[i] = classes++;
+        table[h] = i + 1;
+        m->cls[i] = m->n_blocks++;
         break;
       }
       r--;
-      if (m->sig_at[r + 1] - m->sig_at[r] == len &&
-          !memcmp(m->sig.data + m->sig_at[r], s, len * sizeof *s)) {
-        m->next[i] = m->next[r];
+      if (sig_at[r + 1] - sig_at[r] == len && !memcmp(sig.data + sig_at[r], x, len * sizeof *x)) {
+        m->cls[i] = m->cls[r];
         break;
       }
     }
+  }
+  pd__free(m->a, table);
+  pd__free(m->a, sig_at);
+  pd_array_free(m->a, &sig);
+  return ok;
+}
+
+/* Blocks laid out by a counting sort of the first partition, every one a
+ * splitter; incoming edges by target. */
+static void pd__layout(pd__min *m) {
+  memset(m->end, 0, m->n_blocks * sizeof *m->end);
+  for (uint32_t i = 0; i < m->n; i++) m->end[m->cls[i]]++;
+  for (uint32_t x = 0, at = 0; x < m->n_blocks; x++) {
+    m->first[x] = at, at += m->end[x], m->end[x] = m->first[x];
+    m->marked[x] = 0, m->waits[x] = 1, m->work[m->n_work++] = x;
+  }
+  for (uint32_t i = 0; i < m->n; i++) m->loc[i] = m->end[m->cls[i]]++, m->elems[m->loc[i]] = i;
+  memset(m->in_at, 0, ((size_t)m->n + 1) * sizeof *m->in_at);
+  for (uint32_t i = 0; i < m->n; i++) {
+    const pd_pda_state *st = &m->b->states.data[m->start + i];
+    for (uint32_t k = 0; k < pd__n_edges(st); k++)
+      m->in_at[m->b->edges.data[st->edges + k].to - m->start + 1]++;
+  }
+  for (uint32_t t = 0; t < m->n; t++) m->in_at[t + 1] += m->in_at[t];
+  for (uint32_t i = 0; i < m->n; i++) {
+    const pd_pda_state *st = &m->b->states.data[m->start + i];
+    for (uint32_t k = 0; k < pd__n_edges(st); k++) {
+      uint32_t t = m->b->edges.data[st->edges + k].to - m->start;
+      m->in_edge[m->in_at[t]++] = (uint64_t)k << 32 | i;
+    }
+  }
+  for (uint32_t t = m->n; t > 0; t--) m->in_at[t] = m->in_at[t - 1]; /* back to starts */
+  m->in_at[0] = 0;
+}
+
+/* Moves state s to the marked front of its block; *touched lists the blocks. */
+static void pd__mark(pd__min *m, uint32_t s, uint32_t *touched, uint32_t *n_touched) {
+  uint32_t x = m->cls[s], at = m->first[x] + m->marked[x];
+  if (m->loc[s] < at) return; /* marked already */
+  if (!m->marked[x]) touched[(*n_touched)++] = x;
+  uint32_t other = m->elems[at];
+  m->elems[at] = s, m->elems[m->loc[s]] = other;
+  m->loc[other] = m->loc[s], m->loc[s] = at;
+  m->marked[x]++;
+}
+
+/* Splits block x into its marked front (a new block) and the rest. */
+static void pd__split(pd__min *m, uint32_t x) {
+  uint32_t k = m->marked[x], size = m->end[x] - m->first[x];
+  m->marked[x] = 0;
+  if (k == size) return;
+  uint32_t y = m->n_blocks++;
+  m->first[y] = m->first[x], m->end[y] = m->first[x] + k, m->marked[y] = 0;
+  m->first[x] = m->end[y];
+  for (uint32_t i = m->first[y]; i < m->end[y]; i++) m->cls[m->elems[i]] = y;
+  uint32_t push = m->waits[x] || k <= size - k ? y : x;
+  m->waits[y] = 0;
+  if (m->waits[x] && push == y) m->waits[y] = 1, m->work[m->n_work++] = y;
+  else if (!m->waits[push]) m->waits[push] = 1, m->work[m->n_work++] = push;
+}
+
+static int pd__cmp_u64(const void *x, const void *y) {
+  uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* Refines until no splitter waits. */
+static bool pd__refine(pd__min *m) {
+  uint64_t *g = pd__malloc(m->a, ((size_t)m->in_at[m->n] + 1) * sizeof *g);
+  uint32_t *touched = pd__malloc(m->a, (size_t)m->n * sizeof *touched);
+  bool ok = g && touched;
+  while (ok && m->n_work) {
+    uint32_t b = m->work[--m->n_work], n_g = 0;
+    m->waits[b] = 0;
+    for (uint32_t i = m->first[b]; i < m->end[b]; i++)
+      for (uint32_t e = m->in_at[m->elems[i]]; e < m->in_at[m->elems[i] + 1]; e++)
+        g[n_g++] = m->in_edge[e];
+    qsort(g, n_g, sizeof *g, pd__cmp_u64); /* by edge position k, then source */
+    for (uint32_t i = 0; i < n_g;) {
+      uint32_t j = i, n_touched = 0;
+      for (; j < n_g && g[j] >> 32 == g[i] >> 32; j++)
+        pd__mark(m, (uint32_t)g[j], touched, &n_touched);
+      for (uint32_t t = 0; t < n_touched; t++) pd__split(m, touched[t]);
+      i = j;
+    }
+  }
+  pd__free(m->a, g);
+  pd__free(m->a, touched);
+  return ok;
+}
+
+/* Classes numbered in order of first member (the start state's is 0); returns
+ * their number. */
+static uint32_t pd__number(pd__min *m) {
+  uint32_t *num = m->first, classes = 0; /* reused: blocks are done */
+  for (uint32_t x = 0; x < m->n_blocks; x++) num[x] = UINT32_MAX;
+  for (uint32_t i = 0; i < m->n; i++) {
+    uint32_t *c = &num[m->cls[i]];
+    if (*c == UINT32_MAX) *c = classes++;
+    m->cls[i] = *c;
   }
   return classes;
 }
@@ -180,31 +240,23 @@ pd_status pd_pda_minimize(pd_pda_builder *b, uint32_t rule, bool full, pd_error 
   m.n = b->rules.data[rule].n_states;
   if (!full) pd__merge_ranges(b, m.start);
   if (m.n < 2 || !full) return PD_OK;
-  m.table_cap = 16;
-  while (m.table_cap < 2 * (size_t)m.n) m.table_cap *= 2;
-  m.cls = pd__calloc(m.a, m.n, sizeof *m.cls);
-  m.next = pd__malloc(m.a, m.n * sizeof *m.next);
-  m.sig_at = pd__malloc(m.a, (m.n + 1) * sizeof *m.sig_at);
-  m.table = pd__malloc(m.a, m.table_cap * sizeof *m.table);
-  bool ok = m.cls && m.next && m.sig_at && m.table;
-  /* first partition: final or not, and the longest path to a final state */
-  if (ok) ok = pd__longest(&m, m.next);
-  for (uint32_t i = 0; ok && i < m.n; i++) {
-    uint32_t d = m.next[i];
-    m.cls[i] = (b->states.data[m.start + i].flags & PD_STATE_FINAL) | (d == PD__CYCLIC ? 0 : 2 + 2 * d);
+  size_t n = m.n, n_in = 0;
+  for (uint32_t i = 0; i < m.n; i++) n_in += pd__n_edges(&b->states.data[m.start + i]);
+  uint32_t *all = pd__malloc(m.a, (9 * n + 1) * sizeof *all);
+  m.in_edge = pd__malloc(m.a, (n_in + 1) * sizeof *m.in_edge);
+  m.waits = pd__malloc(m.a, n);
+  bool ok = all && m.in_edge && m.waits;
+  if (ok) {
+    m.cls = all, m.elems = all + n, m.loc = all + 2 * n, m.first = all + 3 * n;
+    m.end = all + 4 * n, m.marked = all + 5 * n, m.work = all + 6 * n, m.in_at = all + 7 * n;
+    ok = pd__first_blocks(&m);
   }
-  for (uint32_t classes = 0, prev = UINT32_MAX; ok && classes != prev;) {
-    prev = classes;
-    ok = pd__signatures(&m);
-    if (ok) classes = pd__refine(&m);
-    if (ok) memcpy(m.cls, m.next, m.n * sizeof *m.cls);
-    if (ok && classes == prev) ok = pd__rebuild(&m, classes);
-  }
+  if (ok) pd__layout(&m);
+  if (ok) ok = pd__refine(&m);
+  if (ok) ok = pd__rebuild(&m, pd__number(&m));
   if (ok) pd__merge_ranges(b, m.start);
-  pd__free(m.a, m.cls);
-  pd__free(m.a, m.next);
-  pd__free(m.a, m.sig_at);
-  pd__free(m.a, m.table);
-  pd_array_free(m.a, &m.sig);
+  pd__free(m.a, all);
+  pd__free(m.a, m.in_edge);
+  pd__free(m.a, m.waits);
   return ok ? PD_OK : pd__nomem(err);
 }

@@ -282,6 +282,42 @@ static void test_no_minimize(void **state) {
   }
 }
 
+/* Minimal state counts: states told apart only far ahead (a chain of 30
+ * optional x's before "y"), a loop whose states differ by what they end on,
+ * and equivalent branches built apart (byte ranges that meet). */
+static void test_minimal_states(void **state) {
+  (void)state;
+  pd_ir ir;
+  pd_ir_init(&ir, NULL);
+  uint32_t chain = pd_ir_seq2(&ir, pd_ir_repeat(&ir, pdt_lit(&ir, "x"), 0, 30), pdt_lit(&ir, "y"));
+  /* ("ab")* then "abc" or "d": after "a" the b may end a round or go on to c */
+  uint32_t ab = pd_ir_repeat(&ir, pdt_lit(&ir, "ab"), 0, PD_IR_INF);
+  uint32_t loop = pd_ir_seq2(&ir, ab, pd_ir_alt2(&ir, pdt_lit(&ir, "abc"), pdt_lit(&ir, "d")));
+  uint32_t twin = pd_ir_alt2(&ir, pd_ir_seq2(&ir, pdt_range(&ir, 'a', 'c'), pdt_lit(&ir, "z")),
+                             pd_ir_seq2(&ir, pdt_range(&ir, 'd', 'f'), pdt_lit(&ir, "z")));
+  uint32_t k[3] = {pdt_ref(&ir, "chain"), pdt_ref(&ir, "loop"), pdt_ref(&ir, "twin")};
+  pdt_def(&ir, "root", pd_ir_seq(&ir, k, 3));
+  pdt_def(&ir, "chain", chain);
+  pdt_def(&ir, "loop", loop);
+  pdt_def(&ir, "twin", twin);
+  for (const char *const *r = (const char *const[]){"chain", "loop", "twin", NULL}; *r; r++)
+    pd_ir_rule_flag(&ir, pd_ir_rule_find(&ir, *r, strlen(*r)), PD_IR_RULE_CALLED);
+  pd_grammar *g = pdt_compile(&ir, NULL);
+  const pd_pda_rule *rules = pd_pda_rules(&g->pda);
+  uint32_t want[3] = {32, 4, 3}; /* 0..30 x's read, then y; start, a, ab, the end; 3 */
+  for (uint32_t i = 0; i < 3; i++) {
+    const char *name = (const char *[]){"chain", "loop", "twin"}[i];
+    uint32_t r = pd_ir_rule_find(&ir, name, strlen(name));
+    assert_int_equal(rules[r].n_states, want[i]);
+  }
+  assert_int_equal(PDT_V(g, "xxyababdbz"), 2);
+  assert_int_equal(PDT_V(g, "yabcaz"), 2);
+  assert_int_equal(PDT_V(g, "yabaz"), 0);
+  assert_int_equal(PDT_V(g, "yabzz"), 0);
+  pd_grammar_free(g);
+  pd_ir_free(&ir);
+}
+
 /* Rule automata reused across grammars over one vocab (pda/rule_cache.h): a
  * rule whose body was built for an earlier grammar must keep its own callees,
  * found through the slots of the key, and its calls sorted by callee even when
@@ -378,6 +414,7 @@ int main(void) {
       cmocka_unit_test(test_limits),          cmocka_unit_test(test_dump),
       cmocka_unit_test(test_inline),          cmocka_unit_test(test_rule_cache),
       cmocka_unit_test(test_alloc_failure),   cmocka_unit_test(test_no_minimize),
+      cmocka_unit_test(test_minimal_states),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
