@@ -332,11 +332,18 @@ static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t 
 #define PD__CONJ_MAX 32 /* implied schemas per side */
 #define PD__SPLITS 4     /* anyOf / oneOf splits on a path, both sides together */
 
-/* A branch of a side's anyOf / oneOf, with the side's other schemas. */
+/* A branch of a side's anyOf / oneOf, with the side's other schemas, and the
+ * unions split on the way there (each is split once). */
 typedef struct pd__side {
-  uint32_t s[PD__CONJ_MAX];
-  size_t n;
+  uint32_t s[PD__CONJ_MAX], split[PD__SPLITS];
+  size_t n, n_split;
 } pd__side;
+
+static bool pd__was_split(const pd__side *a, uint32_t arr) {
+  for (size_t i = 0; i < a->n_split; i++)
+    if (a->split[i] == arr) return true;
+  return false;
+}
 
 static pd_status pd__sides_disjoint(pd_sc *sc, const pd__side *a, const pd__side *b,
                                     uint32_t common, const uint32_t *cx, size_t nx, int depth,
@@ -353,11 +360,14 @@ static pd_status pd__split(pd_sc *sc, const pd__side *a, const pd__side *b, uint
   for (size_t i = 0; i < a->n; i++)
     for (int k = 0; k < 2; k++) {
       uint32_t arr = pd_json_get(&sc->doc, a->s[i], unions[k]), all = common;
-      if (arr == PD_JSON_NONE || pd_json_at(&sc->doc, arr)->kind != PD_JSON_ARRAY) continue;
+      if (arr == PD_JSON_NONE || pd_json_at(&sc->doc, arr)->kind != PD_JSON_ARRAY ||
+          pd__was_split(a, arr) || a->n_split == PD__SPLITS)
+        continue;
       for (uint32_t j = 0; j < pd_json_len(&sc->doc, arr) && all; j++) {
         uint32_t br = pd_sc_alone(sc, pd_json_elem(&sc->doc, arr, j)), one;
         uint32_t open = common & pd__possible_types(sc, br, 8);
         pd__side a2 = *a;
+        a2.split[a2.n_split++] = arr;
         a2.n = pd__conjuncts(sc, br, a2.s, a2.n, PD__CONJ_MAX);
         pd_status st = open ? pd__sides_disjoint(sc, swap ? b : &a2, swap ? &a2 : b, open, cx, nx,
                                                  depth - 1, steps, &one)
@@ -409,7 +419,7 @@ pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, cons
   uint32_t common = pd__possible_types(sc, a, 8) & pd__possible_types(sc, b, 8) & types, one;
   *proved = types & ~common;
   if (!common) return PD_OK;
-  pd__side sa, sb;
+  pd__side sa = {.n_split = 0}, sb = {.n_split = 0};
   uint32_t cx[16];
   size_t nx = 0;
   sa.n = pd__conjuncts(sc, a, sa.s, 0, PD__CONJ_MAX);

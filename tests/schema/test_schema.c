@@ -697,6 +697,23 @@ static void test_combinators_refs(void **state) {
   REJECT(repo, "{\"a\":false,\"b\":false}");
   ACCEPT(repo, "{\"type\":\"git\",\"url\":\"u\",\"package\":1}");
   REJECT(repo, "{\"url\":\"u\"}");
+  /* eight branches, each a union of eight patterns: every pair is told apart
+   * pattern by pattern, each union split once on a path (splitting one again
+   * spent the budget of steps) */
+  static char unions[8192];
+  size_t at = (size_t)snprintf(unions, sizeof unions, "{\"oneOf\":[");
+  for (int i = 0; i < 8; i++) {
+    at += (size_t)snprintf(unions + at, sizeof unions - at, "%s{\"anyOf\":[", i ? "," : "");
+    for (int j = 0; j < 8; j++)
+      at += (size_t)snprintf(unions + at, sizeof unions - at,
+                             "%s{\"type\":\"string\",\"pattern\":\"^b%dv%d[0-9]{2}$\"}", j ? "," : "",
+                             i, j);
+    at += (size_t)snprintf(unions + at, sizeof unions - at, "]}");
+  }
+  snprintf(unions + at, sizeof unions - at, "]}");
+  ACCEPT(unions, "\"b1v312\"");
+  REJECT(unions, "\"b1v31\"");
+  REJECT(unions, "\"b8v012\"");
   /* a hostname's automaton is too deep to copy into those automata: refused */
   pdt_refused("{\"oneOf\":[{\"format\":\"hostname\"},{\"format\":\"ipv4\"}]}", PD_ERR_UNSUPPORTED,
               "oneOf");
