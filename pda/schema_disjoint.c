@@ -364,16 +364,16 @@ static pd_status pd__split(pd_sc *sc, const pd__side *a, const pd__side *b, uint
           pd__was_split(a, arr) || a->n_split == PD__SPLITS)
         continue;
       for (uint32_t j = 0; j < pd_json_len(&sc->doc, arr) && all; j++) {
-        uint32_t br = pd_sc_alone(sc, pd_json_elem(&sc->doc, arr, j)), one;
+        uint32_t br = pd_sc_alone(sc, pd_json_elem(&sc->doc, arr, j)), one = 0;
         uint32_t open = common & pd__possible_types(sc, br, 8);
+        if (!open) continue; /* the branch takes none of those types */
         pd__side a2 = *a;
         a2.split[a2.n_split++] = arr;
         a2.n = pd__conjuncts(sc, br, a2.s, a2.n, PD__CONJ_MAX);
-        pd_status st = open ? pd__sides_disjoint(sc, swap ? b : &a2, swap ? &a2 : b, open, cx, nx,
-                                                 depth - 1, steps, &one)
-                            : PD_OK;
+        pd_status st = pd__sides_disjoint(sc, swap ? b : &a2, swap ? &a2 : b, open, cx, nx,
+                                          depth - 1, steps, &one);
         if (st) return st;
-        all &= ~open | (open ? one : 0);
+        all &= ~open | one;
       }
       *proved |= all;
     }

@@ -46,6 +46,9 @@ static uint32_t pd__digits(pd_ir *ir, uint32_t min, uint32_t max) {
   return pd_ir_repeat(ir, pd__digit(ir, 0, 9), min, max);
 }
 
+/* "-"? */
+static uint32_t pd__opt_minus(pd_ir *ir) { return pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1); }
+
 /* A natural number in canonical writing: "0" | [1-9] [0-9]* */
 static uint32_t pd__natural(pd_ir *ir) {
   return pd_ir_alt2(ir, pd_ir_bytes(ir, "0", 1),
@@ -523,7 +526,7 @@ static uint32_t pd__listed(pd_sc *sc, uint32_t K, const pd__bound *lo, const pd_
     char text[24];
     int n = snprintf(text, sizeof text, "%lld", (long long)(v < 0 ? -v : v));
     uint32_t parts[3] = {v < 0    ? pd_ir_bytes(ir, "-", 1)
-                         : v == 0 ? pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1)
+                         : v == 0 ? pd__opt_minus(ir)
                                   : pd_ir_empty(ir),
                          pd_ir_bytes(ir, text, (size_t)n),
                          fraction ? pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1) : pd_ir_empty(ir)};
@@ -536,7 +539,7 @@ static uint32_t pd__listed(pd_sc *sc, uint32_t K, const pd__bound *lo, const pd_
 static uint32_t pd__integers(pd_sc *sc, uint32_t body, bool integer) {
   pd_ir *ir = &sc->ir;
   uint32_t zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 1, PD_IR_INF);
-  uint32_t parts[3] = {pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1), body,
+  uint32_t parts[3] = {pd__opt_minus(ir), body,
                        integer && sc->int_no_frac ? pd_ir_empty(ir)
                                                   : pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1)};
   return pd_ir_seq(ir, parts, 3);
@@ -624,21 +627,20 @@ static uint32_t pd__tenths(pd_sc *sc, size_t d) {
   pd_ir *ir = &sc->ir;
   uint32_t frac = pd_ir_seq2(ir, pd__digits(ir, 1, (uint32_t)d),
                              pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF));
-  uint32_t parts[3] = {
-      pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1),
-      pd__natural(ir), pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
+  uint32_t parts[3] = {pd__opt_minus(ir), pd__natural(ir),
+                       pd_ir_repeat(ir, pd__dot(ir, frac), 0, 1)};
   return pd_ir_seq(ir, parts, 3);
 }
 
 /* ------------------------------------------------------------ the number type */
 
-/* The exponent part of a number: [eE] [+-]? digit+ */
 /* The exponent's letter: [eE] */
 static uint32_t pd__e(pd_ir *ir) {
   static const uint32_t es[4] = {'e', 'e', 'E', 'E'};
   return pd_ir_class(ir, es, 2, false);
 }
 
+/* The exponent part of a number: [eE] [+-]? digit+ */
 static uint32_t pd__exponent(pd_ir *ir) {
   uint32_t pm[4] = {'+', '+', '-', '-'};
   return pd_ir_seq(ir,
@@ -661,7 +663,7 @@ static uint32_t pd__exponent_up(pd_ir *ir) {
 static uint32_t pd__any_number(pd_sc *sc, bool integer) {
   pd_ir *ir = &sc->ir;
   uint32_t in = pd__natural(ir);
-  uint32_t sign = pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1);
+  uint32_t sign = pd__opt_minus(ir);
   if (integer) {
     uint32_t frac = pd__any_frac(&(pd__numctx){sc, true, PD_JSON_NONE, true});
     uint32_t k[4] = {sign, in, frac, pd_ir_empty(ir)};
@@ -717,7 +719,7 @@ static uint32_t pd__exp_forms(pd_sc *sc, const pd__bound *lo, const pd__bound *h
  * negative: whether they are integral compares digits with the exponent. */
 static uint32_t pd__frac_number(pd_sc *sc) {
   pd_ir *ir = &sc->ir;
-  uint32_t sign = pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1);
+  uint32_t sign = pd__opt_minus(ir);
   uint32_t e = pd__e(ir), minus = pd_ir_bytes(ir, "-", 1);
   uint32_t nonzero = pd_ir_seq(
       ir,
@@ -725,10 +727,9 @@ static uint32_t pd__frac_number(pd_sc *sc) {
       3);
   uint32_t down = pd_ir_seq(ir, (uint32_t[]){e, minus, pd__digits(ir, 1, PD_IR_INF)}, 3);
   uint32_t a[4] = {sign, pd__natural(ir), pd__dot(ir, nonzero), pd_ir_repeat(ir, down, 0, 1)};
-  uint32_t odd_end = pd_ir_alt2( /* an integer not ending in 0 */
-      ir, pd__digit(ir, 1, 9),
-      pd_ir_seq(ir, (uint32_t[]){pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF), pd__digit(ir, 1, 9)},
-                3));
+  uint32_t inner[3] = {pd__digit(ir, 1, 9), pd__digits(ir, 0, PD_IR_INF), pd__digit(ir, 1, 9)};
+  uint32_t odd_end = /* an integer not ending in 0 */
+      pd_ir_alt2(ir, pd__digit(ir, 1, 9), pd_ir_seq(ir, inner, 3));
   uint32_t zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), 0, PD_IR_INF);
   uint32_t b[6] = {sign, odd_end, pd_ir_repeat(ir, pd__dot(ir, zeros), 0, 1), e, minus, nonzero};
   return pd_ir_alt2(ir, pd_ir_seq(ir, a, 4), pd_ir_seq(ir, b, 6));
@@ -822,7 +823,7 @@ uint32_t pd_sc_number_literal(pd_sc *sc, uint32_t v, bool digits_only) {
     goto out;
   }
   uint32_t sign = d->neg           ? pd_ir_bytes(ir, "-", 1)
-                  : pd__is_zero(d) ? pd_ir_repeat(ir, pd_ir_bytes(ir, "-", 1), 0, 1)
+                  : pd__is_zero(d) ? pd__opt_minus(ir)
                                    : pd_ir_empty(ir);
   uint32_t zeros = pd_ir_repeat(ir, pd__digit(ir, 0, 0), d->fp[0] ? 0 : 1, PD_IR_INF);
   uint32_t frac = pd_ir_seq2(ir, pd_ir_bytes(ir, d->fp, strlen(d->fp)), zeros);

@@ -150,6 +150,24 @@ static uint32_t pd__quoted(pd_sc *sc, uint32_t inner) {
   return pd_ir_seq(&sc->ir, k, 3);
 }
 
+/* Whether a maximum is far enough past the minimum to be counted. */
+static bool pd__far(uint32_t min, uint32_t max) {
+  return max != PD_IR_INF && max >= min && max - min >= PD_SC_COUNTED_MIN;
+}
+
+/* The string of body's characters, cut to the lengths when bounded: a product
+ * counting characters to the minimum, and to the maximum unless counted, when
+ * the matcher counts to it (the product copies body's rules in, and a counted
+ * rule reads bytes only). */
+static uint32_t pd__cut(pd_sc *sc, uint32_t body, bool bounded, uint32_t min, uint32_t max,
+                        bool counted) {
+  pd_ir *ir = &sc->ir;
+  if (bounded) /* max < min: nothing */
+    body = pd_ir_and_count(ir, body, pd_sc_jchar(ir, pd__all_chars, 2, NULL), min,
+                           counted ? PD_IR_INF : max);
+  return pd__quoted(sc, counted ? pd_ir_counted(ir, body, max) : body);
+}
+
 /* string = '"' char* '"' */
 uint32_t pd_sc_any_string(pd_sc *sc) {
   if (sc->string_rule == PD_IR_NONE) {
@@ -694,12 +712,7 @@ static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx
     if (st) return st;
     inner = i ? pd_ir_and(&sc->ir, inner, one) : one;
   }
-  /* counted: a product all the same (it copies the pattern's rules in, and a
-   * counted rule reads bytes only), cut to the minimum */
-  if (bounded)
-    inner = pd_ir_and_count(&sc->ir, inner, pd_sc_jchar(&sc->ir, pd__all_chars, 2, NULL), min,
-                            counted ? PD_IR_INF : max);
-  *node = pd__quoted(sc, counted ? pd_ir_counted(&sc->ir, inner, max) : inner);
+  *node = pd__cut(sc, inner, bounded, min, max, counted);
   return pd_sc_ir_status(sc);
 }
 
@@ -746,7 +759,6 @@ static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *r
   uint32_t taken = st ? PD_IR_NONE : pd_ir_alt(ir, neg.data, neg.len);
   pd_array_free(ir->alloc, &neg);
   if (st || where == PD_JSON_NONE) return st ? st : pd_sc_ir_status(sc);
-  bool bounded = min > 0 || max != PD_IR_INF;
   if (n_rx > 1 || (n_rx && !rx[0].len) || min > PD__NEG_MIN_MAX) {
     for (size_t i = 0; i < c->n && !n_rx; i++)
       if ((where = pd_sc_kw(sc, c, i, "minLength")) != PD_JSON_NONE ||
@@ -757,12 +769,8 @@ static pd_status pd__negations(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *r
   }
   uint32_t from = pd_ir_repeat(ir, pd__char(sc), 0, PD_IR_INF);
   if (n_rx && (st = pd__regex(sc, rx[0].at, rx[0].re, rx[0].len, rx[0].search, &from))) return st;
-  uint32_t body = pd_ir_diff(ir, from, taken);
-  bool counted = max != PD_IR_INF && max >= min && max - min >= PD_SC_COUNTED_MIN;
-  if (bounded) /* max < min: nothing */
-    body = pd_ir_and_count(ir, body, pd_sc_jchar(ir, pd__all_chars, 2, NULL), min,
-                           counted ? PD_IR_INF : max);
-  *node = pd__quoted(sc, counted ? pd_ir_counted(ir, body, max) : body);
+  *node = pd__cut(sc, pd_ir_diff(ir, from, taken), min > 0 || max != PD_IR_INF, min, max,
+                  pd__far(min, max));
   *done = true;
   return pd_sc_ir_status(sc);
 }
@@ -784,7 +792,7 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
                     sc->opts.max_repeat);
   if (min == 0 && max == PD_IR_INF) {
     *node = pd_sc_any_string(sc);
-  } else if (max != PD_IR_INF && max >= min && max - min >= PD_SC_COUNTED_MIN) {
+  } else if (pd__far(min, max)) {
     /* the characters past the minimum counted by the matcher: as copies, each
      * position was a configuration of its own, and a mask inside a long string
      * cost 0.1-1 ms at every token */
