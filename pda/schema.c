@@ -926,6 +926,14 @@ static pd_status pd__dep_schemas(pd_sc *sc, const pd_sc_conj *c, size_t i, uint3
   return pd_sc_ir_status(sc);
 }
 
+/* Whether some member lists the values (const / enum). */
+static bool pd__has_values(pd_sc *sc, const pd_sc_conj *c) {
+  bool single;
+  for (size_t i = 0; i < c->n; i++)
+    if (pd_sc_values(sc, pd_sc_member(sc, c, i), &single) != PD_JSON_NONE) return true;
+  return false;
+}
+
 /* Distributes the first pending disjunction; *done false when none is left. */
 static pd_status pd__disjunction(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *node,
                                  bool *done) {
@@ -952,10 +960,11 @@ static pd_status pd__disjunction(pd_sc *sc, const pd_sc_conj *c, uint32_t depth,
     }
     uint32_t mask;
     if (!(e & PD_SC_NOT_DONE) && (arr = pd_json_get(&sc->doc, s, "not")) != PD_JSON_NONE &&
-        pd__double_negation(sc, s) == PD_JSON_NONE && !pd__type_only(sc, arr, &mask)) {
+        pd__double_negation(sc, s) == PD_JSON_NONE && !pd__type_only(sc, arr, &mask) &&
+        !pd__has_values(sc, c)) { /* beside values it is decided on each (pd__enum) */
       bool ok;
       pd_status st = pd__not(sc, c, i, arr, depth, node, &ok);
-      if (st || ok) return st; /* else pd__narrow_types refuses it */
+      if (st || ok) return st; /* else pd__narrow_not refuses it */
     }
   }
   *done = false;
@@ -977,8 +986,10 @@ static pd_status pd__narrow_types(pd_sc *sc, pd_sc_conj *c) {
 }
 
 /* Narrows c->types by every member's type-only "not" (after the disjunctions:
- * a "not" they distribute is a member of its own). */
+ * a "not" they distribute is a member of its own). Beside const / enum any
+ * other "not" is decided on each listed value instead (pd__value_meets_all). */
 static pd_status pd__narrow_not(pd_sc *sc, pd_sc_conj *c) {
+  bool values = pd__has_values(sc, c);
   for (size_t i = 0; i < c->n; i++) {
     uint32_t n = pd_sc_kw(sc, c, i, "not"), mask;
     pd_status st;
@@ -987,7 +998,8 @@ static pd_status pd__narrow_not(pd_sc *sc, pd_sc_conj *c) {
       continue; /* not-not: the inner schema is a member (pd__flatten); or distributed */
     if (pd__type_only(sc, n, &mask))
       c->types &= ~mask;
-    else if ((st = pd_sc_unsupported(sc, n, "not", "only a negated set of types is exact")))
+    else if (!values &&
+             (st = pd_sc_unsupported(sc, n, "not", "only a negated set of types is exact")))
       return st;
   }
   return PD_OK;
@@ -1019,7 +1031,11 @@ static pd_status pd__value_meets_all(pd_sc *sc, const pd_sc_conj *c, uint32_t v,
     for (uint32_t k = 0; k < pd_json_len(&sc->doc, s); k++) {
       const char *name = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, k));
       const pd__kw *kw = pd__kw_find(name);
-      if (!kw || kw->how == PD__KW_ANNOTATION || kw->types == PD_SC_ALL || !(kw->types & t))
+      /* a "not" left whole (pd__narrow_not) is decided here; one distributed
+       * (NOT_DONE) is in the branch already */
+      bool whole_not = !strcmp(name, "not") && !(sc->pool.data[c->off + i] & PD_SC_NOT_DONE);
+      if (!whole_not &&
+          (!kw || kw->how == PD__KW_ANNOTATION || kw->types == PD_SC_ALL || !(kw->types & t)))
         continue;
       pd_sc_verdict r;
       pd_status st = pd_sc_value_kw(sc, v, s, name, pd_json_mval(&sc->doc, s, k), &r);
@@ -1082,13 +1098,6 @@ static pd_status pd__enum(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32
   *node = pd_ir_alt(&sc->ir, lits, n);
   pd__free(sc->ir.alloc, lits);
   return pd_sc_ir_status(sc);
-}
-
-static bool pd__has_values(pd_sc *sc, const pd_sc_conj *c) {
-  bool single;
-  for (size_t i = 0; i < c->n; i++)
-    if (pd_sc_values(sc, pd_sc_member(sc, c, i), &single) != PD_JSON_NONE) return true;
-  return false;
 }
 
 /* The union over allowed types of each type's builder. */

@@ -113,7 +113,10 @@ def rnd_schema(r, depth=0, defs=None):
         return r.choice([{}, True, False, {"type": r.choice(["integer", "string", "null"])}])
     kind = r.randrange(10)
     if kind == 0:
-        return {"enum": [rnd_value(r, 2) for _ in range(r.randrange(1, 4))]}
+        s = {"enum": [rnd_value(r, 2) for _ in range(r.randrange(1, 4))]}
+        if r.random() < 0.3:  # any "not" beside the values: decided on each of them
+            s["not"] = rnd_schema(r, depth + 1, defs)
+        return s
     if kind == 1:
         return {"const": rnd_value(r, 2)}
     if kind == 2:

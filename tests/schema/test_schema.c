@@ -757,6 +757,17 @@ static void test_combinators_refs(void **state) {
   REJECT(cond, "\"a\"");
   ACCEPT(cond, "null");
   REJECT(cond, "1");
+  /* a "not" beside const / enum is decided on each value (the number too:
+   * "properties" holds for it, so the "not" fails) */
+  const char *picked = "{\"allOf\":[{\"enum\":[{\"a\":1},{\"a\":2},3,[0]]},{\"not\":{"
+                       "\"properties\":{\"a\":{\"const\":1}},\"type\":[\"object\",\"number\"]}}]}";
+  ACCEPT(picked, "{\"a\":2}");
+  ACCEPT(picked, "[0]");
+  REJECT(picked, "{\"a\":1}");
+  REJECT(picked, "3");
+  const char *deep = "{\"enum\":[[0],[false]],\"not\":{\"enum\":[[false]]}}";
+  ACCEPT(deep, "[0]");
+  REJECT(deep, "[false]");
 }
 
 static void test_multiple_of(void **state) {
@@ -832,6 +843,7 @@ static void test_unique_items(void **state) {
 static void test_loud(void **state) {
   (void)state;
   pdt_refused("{\"enum\":[\"a\"],\"format\":\"hostname\"}", PD_ERR_UNSUPPORTED, "/format");
+  pdt_refused("{\"enum\":[\"a\"],\"not\":{\"format\":\"hostname\"}}", PD_ERR_UNSUPPORTED, "/not");
   pdt_refused(
       "{\"properties\":{\"a\":{\"type\":\"array\","
       "\"contains\":{\"propertyNames\":{\"maxLength\":1}},"
