@@ -150,6 +150,10 @@ static uint32_t pd__quoted(pd_sc *sc, uint32_t inner) {
   return pd_ir_seq(&sc->ir, k, 3);
 }
 
+/* The longest minimum of a counted string written out inside its counted
+ * rule (pd_sc_string): a few thousand states. */
+#define PD__HEAD_INSIDE 256u
+
 /* Whether a maximum is far enough past the minimum to be counted. */
 static bool pd__far(uint32_t min, uint32_t max) {
   return max != PD_IR_INF && max >= min && max - min >= PD_SC_COUNTED_MIN;
@@ -793,12 +797,26 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
   if (min == 0 && max == PD_IR_INF) {
     *node = pd_sc_any_string(sc);
   } else if (pd__far(min, max)) {
-    /* the characters past the minimum counted by the matcher: as copies, each
-     * position was a configuration of its own, and a mask inside a long string
-     * cost 0.1-1 ms at every token */
-    uint32_t head = pd_ir_repeat(&sc->ir, pd__char(sc), min, min);
+    /* the characters counted by the matcher: as copies, each position was a
+     * configuration of its own, and a mask inside a long string cost 0.1-1 ms
+     * at every token. Up to PD__HEAD_INSIDE, the minimum's characters are the
+     * counted rule's too, written out (a repetition that long becomes helper
+     * rules, repeat.c, which a counted rule cannot call): before its call,
+     * each of their states had a class of its own made by the local Earley
+     * parse over most of the vocabulary (5-10 ms each); inside, they call
+     * nothing (a trie walk of the automaton) and every schema with that
+     * minimum shares them. A longer minimum keeps the helper rules: its
+     * copies would make an automaton of millions of states. */
     uint32_t any = pd_ir_repeat(&sc->ir, pd__char(sc), 0, PD_IR_INF);
-    *node = pd__quoted(sc, pd_ir_seq2(&sc->ir, head, pd_ir_counted(&sc->ir, any, max - min)));
+    if (min > PD__HEAD_INSIDE) {
+      uint32_t head = pd_ir_repeat(&sc->ir, pd__char(sc), min, min);
+      *node = pd__quoted(sc, pd_ir_seq2(&sc->ir, head, pd_ir_counted(&sc->ir, any, max - min)));
+      return pd_sc_ir_status(sc);
+    }
+    uint32_t seq[PD__HEAD_INSIDE + 1];
+    for (uint32_t i = 0; i < min; i++) seq[i] = pd__char(sc);
+    seq[min] = any;
+    *node = pd__quoted(sc, pd_ir_counted(&sc->ir, pd_ir_seq(&sc->ir, seq, (size_t)min + 1), max));
   } else {
     *node = pd__quoted(sc, pd_ir_repeat(&sc->ir, pd__char(sc), min, max));
   }

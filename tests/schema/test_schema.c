@@ -242,6 +242,29 @@ static void test_long_lengths(void **state) {
     }
     pdt_release(&c);
   }
+  /* the minimum's characters inside the counted rule: escapes and UTF-8
+   * count as one character there too */
+  const char *esc = "{\"type\":\"string\",\"minLength\":3,\"maxLength\":200}";
+  ACCEPT(esc, "\"\\n\\u00e9\xc3\xa9\"");
+  REJECT(esc, "\"\\n\xc3\xa9\"");
+  ACCEPT(esc, "\"\\ud83d\\ude00ab\"");
+  REJECT(esc, "\"\\ud83d\\ude00a\"");
+  /* a minimum past what the counted rule writes out: before it, as helper
+   * rules (a million copies made a rule of millions of states) */
+  static char big[1300];
+  const char *far = "{\"type\":\"string\",\"minLength\":1000,\"maxLength\":1200}";
+  const uint32_t lens[] = {999, 1000, 1200, 1201};
+  pdt_compiled fc;
+  pdt_compile(&fc, far);
+  for (size_t k = 0; k < sizeof lens / sizeof *lens; k++) {
+    big[0] = '"';
+    memset(big + 1, 'x', lens[k]);
+    big[1 + lens[k]] = '"', big[2 + lens[k]] = 0;
+    assert_int_equal(pdt_check(&fc, big), lens[k] >= 1000 && lens[k] <= 1200);
+  }
+  pdt_release(&fc);
+  pdt_compile(&fc, "{\"type\":\"string\",\"minLength\":1000000,\"maxLength\":2000000}");
+  pdt_release(&fc);
   /* a counted length inside a difference of branches' strings: the product
    * would copy the counted rule without its bound (a string of 150
    * characters was accepted), so the compile refuses it */
