@@ -66,12 +66,15 @@ static pd_status pd__unevaluated_at(pd_sc *sc, const pd_sc_conj *c, uint32_t m, 
   return PD_OK;
 }
 
-/* The conj of what every member says about element i, compiled. */
-static pd_status pd__element_t(pd_sc *sc, const pd_sc_conj *c, uint32_t i, uint32_t depth,
-                               uint32_t extra, uint32_t types, uint32_t *node) {
+/* The conj of what every member says about element i and the schemas
+ * extra[0..n_extra), compiled. */
+static pd_status pd__element_n(pd_sc *sc, const pd_sc_conj *c, uint32_t i, uint32_t depth,
+                               const uint32_t *extra, size_t n_extra, uint32_t types,
+                               uint32_t *node) {
   size_t off = sc->pool.len;
-  if (extra != PD_JSON_NONE && !pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(extra, 0)))
-    return pd__nomem(sc->err);
+  for (size_t x = 0; x < n_extra; x++)
+    if (!pd_array_push(sc->ir.alloc, &sc->pool, PD_SC_ENTRY(extra[x], 0)))
+      return pd__nomem(sc->err);
   for (size_t m = 0; m < c->n; m++) {
     bool uneval;
     pd_status st = pd__unevaluated_at(sc, c, pd_sc_member(sc, c, m), i, &uneval);
@@ -89,6 +92,12 @@ static pd_status pd__element_t(pd_sc *sc, const pd_sc_conj *c, uint32_t i, uint3
       return pd__nomem(sc->err);
   }
   return pd_sc_compile(sc, off, sc->pool.len - off, types, depth + 1, node);
+}
+
+/* The same with one extra schema (PD_JSON_NONE: none), restricted to types. */
+static pd_status pd__element_t(pd_sc *sc, const pd_sc_conj *c, uint32_t i, uint32_t depth,
+                               uint32_t extra, uint32_t types, uint32_t *node) {
+  return pd__element_n(sc, c, i, depth, &extra, extra != PD_JSON_NONE, types, node);
 }
 
 static pd_status pd__element(pd_sc *sc, const pd_sc_conj *c, uint32_t i, uint32_t depth,
@@ -214,34 +223,50 @@ static pd_status pd__array_unique(pd_sc *sc, const pd_sc_conj *c, uint32_t depth
   return pd_sc_ir_status(sc);
 }
 
-/* contains / minContains / maxContains of the conj: *cs = the schema (NONE
- * when there is no constraint), *mc = how many elements must match at least,
- * *xc at most (PD_IR_INF: no bound; *xat its keyword). */
-static pd_status pd__contains(pd_sc *sc, const pd_sc_conj *c, uint32_t *cs, uint32_t *mc,
-                              uint32_t *xc, uint32_t *xat) {
+/* The distinct contains schemas of the conj (equal ones merged), each with
+ * minContains (how many elements must match at least, default 1) and
+ * maxContains (at most; PD_IR_INF: no bound, xat its keyword). A schema
+ * nothing binds (minContains 0, no maximum) is left out. */
+#define PD__CONTAINS_MAX 3u
+typedef struct pd__cont {
+  uint32_t n, cs[PD__CONTAINS_MAX], mc[PD__CONTAINS_MAX], xc[PD__CONTAINS_MAX],
+      xat[PD__CONTAINS_MAX];
+} pd__cont;
+
+static pd_status pd__contains(pd_sc *sc, const pd_sc_conj *c, pd__cont *k) {
   pd_status st;
-  *cs = *xat = PD_JSON_NONE;
-  *mc = 1;
-  *xc = PD_IR_INF;
+  k->n = 0;
   for (size_t i = 0; i < c->n; i++) {
-    uint32_t x = pd_sc_kw(sc, c, i, "contains"), mn = pd_sc_kw(sc, c, i, "minContains"), v;
+    uint32_t x = pd_sc_kw(sc, c, i, "contains"), mn = pd_sc_kw(sc, c, i, "minContains"), v, j = 0;
     uint32_t mx = pd_sc_kw(sc, c, i, "maxContains");
     if (x == PD_JSON_NONE) continue;
-    if (*cs != PD_JSON_NONE && !pd_json_equal(&sc->doc, *cs, x)) {
-      if ((st = pd_sc_unsupported(sc, x, "contains", "two different contains"))) return st;
-      continue;
+    while (j < k->n && !pd_json_equal(&sc->doc, k->cs[j], x)) j++;
+    if (j == k->n) {
+      if (j == PD__CONTAINS_MAX) {
+        if ((st = pd_sc_unsupported(sc, x, "contains", "more than 3 different contains")))
+          return st;
+        continue;
+      }
+      k->cs[j] = x, k->mc[j] = 0, k->xc[j] = PD_IR_INF, k->xat[j] = PD_JSON_NONE, k->n++;
     }
-    *cs = x;
-    if (mn != PD_JSON_NONE) {
-      if (!pd_sc_uint(sc, mn, &v)) return pd_sc_fail(sc, PD_ERR_SEMANTIC, mn, "bad minContains");
-      if (v > *mc || v == 0) *mc = v;
-    }
+    /* every member's bounds hold: the largest minimum (1 where a member
+     * gives none: a minContains 0 beside it binds nothing) */
+    v = 1;
+    if (mn != PD_JSON_NONE && !pd_sc_uint(sc, mn, &v))
+      return pd_sc_fail(sc, PD_ERR_SEMANTIC, mn, "bad minContains");
+    if (v > k->mc[j]) k->mc[j] = v;
     if (mx != PD_JSON_NONE) {
       if (!pd_sc_uint(sc, mx, &v)) return pd_sc_fail(sc, PD_ERR_SEMANTIC, mx, "bad maxContains");
-      if (v < *xc) *xc = v, *xat = mx;
+      if (v < k->xc[j]) k->xc[j] = v, k->xat[j] = mx;
     }
   }
-  if (*mc == 0 && *xc == PD_IR_INF) *cs = PD_JSON_NONE;
+  for (uint32_t j = 0; j < k->n; j++)
+    if (k->mc[j] == 0 && k->xc[j] == PD_IR_INF) { /* binds nothing */
+      k->n--;
+      k->cs[j] = k->cs[k->n], k->mc[j] = k->mc[k->n], k->xc[j] = k->xc[k->n];
+      k->xat[j] = k->xat[k->n];
+      j--;
+    }
   return PD_OK;
 }
 
@@ -301,6 +326,63 @@ static pd_status pd__array_contains(pd_sc *sc, const pd_sc_conj *c, uint32_t dep
   return pd_sc_ir_status(sc);
 }
 
+/* Different contains schemas together (none with maxContains), a
+ * saturating count j_s of matches per schema s, as pd__array_contains counts
+ * one:
+ *   R(n,j) = sep elem R(n+1,j) | sep match_S R(n+1,j+1_S) | "" (n >= min, each j_s >= mc_s)
+ * for every nonempty set S of the schemas, match_S = elem AND each schema of
+ * S (an element may count for several). j is numbered in mixed radix. */
+static pd_status pd__array_contains_all(pd_sc *sc, const pd_sc_conj *c, uint32_t depth,
+                                        const pd__cont *k, uint32_t min, uint32_t max,
+                                        uint32_t *node) {
+  pd_ir *ir = &sc->ir;
+  uint32_t ncap = max != PD_IR_INF ? max : min > 1 ? min : 1, P = 1, radix[PD__CONTAINS_MAX];
+  for (uint32_t s = 0; s < k->n; s++) {
+    radix[s] = P;
+    if (k->mc[s] > sc->opts.max_repeat || (P *= k->mc[s] + 1) > 100000)
+      return pd__fail(sc->err, PD_ERR_LIMIT, "contains: too many counter states");
+  }
+  if ((size_t)(ncap + 1) * P > 100000)
+    return pd__fail(sc->err, PD_ERR_LIMIT, "contains: too many counter states");
+  uint32_t e, m[1u << PD__CONTAINS_MAX], sub[PD__CONTAINS_MAX];
+  pd_status st = pd__element(sc, c, 0, depth, PD_JSON_NONE, &e);
+  uint32_t sets = 1u << k->n;
+  for (uint32_t S = 1; S < sets && !st; S++) {
+    size_t n_sub = 0;
+    for (uint32_t s = 0; s < k->n; s++)
+      if (S >> s & 1) sub[n_sub++] = k->cs[s];
+    st = pd__element_n(sc, c, 0, depth, sub, n_sub, PD_SC_ALL, &m[S]);
+  }
+  if (st) return st;
+  uint32_t sep = pd_sc_item_sep(sc, depth); /* first: it may add the whitespace rule */
+  uint32_t first = (uint32_t)ir->rules.len;
+  for (uint32_t x = 0; x < (ncap + 1) * P; x++) pd_ir_rule_fresh(ir, "ac");
+  uint32_t alts[1u << PD__CONTAINS_MAX];
+  for (uint32_t n = 0; n <= ncap && !ir->oom; n++)
+    for (uint32_t j = 0; j < P; j++) {
+      uint32_t n2 = n + 1 > ncap ? ncap : n + 1, n_alts = 0;
+      bool done = n >= min;
+      for (uint32_t s = 0; s < k->n; s++) done = done && j / radix[s] % (k->mc[s] + 1) >= k->mc[s];
+      alts[n_alts++] = done ? pd_ir_empty(ir) : pd_ir_nothing(ir);
+      for (uint32_t S = 0; S < sets && (max == PD_IR_INF || n < max); S++) {
+        uint32_t j2 = j; /* one more match of each schema of S, saturating */
+        for (uint32_t s = 0; s < k->n; s++)
+          if (S >> s & 1 && j / radix[s] % (k->mc[s] + 1) < k->mc[s]) j2 += radix[s];
+        uint32_t x = S ? m[S] : e, to = pd_ir_ref(ir, first + n2 * P + j2);
+        alts[n_alts++] = n ? pd_ir_seq(ir, (uint32_t[]){sep, x, to}, 3) : pd_ir_seq2(ir, x, to);
+      }
+      pd_ir_rule_define(ir, first + n * P + j, pd_ir_alt(ir, alts, n_alts));
+    }
+  /* R(0,0) takes the first element without a separator; every count is at
+   * least 1, so the empty array is never one */
+  uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
+  *node = pd_ir_seq(ir,
+                    (uint32_t[]){open, pd_sc_open_ws(sc, depth), pd_ir_ref(ir, first),
+                                 pd_sc_close_ws(sc, depth), close},
+                    5);
+  return pd_sc_ir_status(sc);
+}
+
 /* array = "[" [ elem ( sep elem )* ] "]" with min..max elements, element i
  * from position-specific schemas up to the prefix length k, then the tail.
  * Each element of the prefix nests its rest one level deeper, so every
@@ -324,11 +406,18 @@ pd_status pd_sc_array(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *
       k > sc->opts.max_repeat)
     return pd__fail(sc->err, PD_ERR_LIMIT, "array bound over max_repeat (%u)", sc->opts.max_repeat);
   if (max != PD_IR_INF && k > max) k = max;
-  uint32_t cs, mc, xc, xat;
-  if ((st = pd__contains(sc, c, &cs, &mc, &xc, &xat))) return st;
-  if (cs != PD_JSON_NONE) {
-    if (k == 0) return pd__array_contains(sc, c, depth, cs, mc, xc, xat, min, max, node);
-    if ((st = pd_sc_unsupported(sc, cs, "contains", "contains with prefixItems"))) return st;
+  pd__cont ct;
+  if ((st = pd__contains(sc, c, &ct))) return st;
+  if (ct.n && k) {
+    if ((st = pd_sc_unsupported(sc, ct.cs[0], "contains", "contains with prefixItems"))) return st;
+  } else if (ct.n == 1) {
+    return pd__array_contains(sc, c, depth, ct.cs[0], ct.mc[0], ct.xc[0], ct.xat[0], min, max, node);
+  } else if (ct.n) {
+    for (uint32_t j = 0; j < ct.n; j++)
+      if (ct.xc[j] != PD_IR_INF &&
+          (st = pd_sc_unsupported(sc, ct.xat[j], "maxContains", "beside another contains")))
+        return st;
+    return pd__array_contains_all(sc, c, depth, &ct, min, max, node);
   }
   if ((st = pd__element(sc, c, k, depth, PD_JSON_NONE, &tail))) return st;
   uint32_t sep = pd_sc_item_sep(sc, depth);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Differential check of the JSON Schema front end against python3-jsonschema.
 
-Generates random small schemas (types, enum/const, bounds, lengths, simple
+Generates random small schemas (types, enum/const (an enum with a "not" beside
+it too), bounds, lengths, simple
 patterns (alone, with lengths, with enums), properties/required/additionalProperties, items/prefixItems,
-min/max counts, anyOf/allOf/oneOf/not/if (oneOf: tagged unions, exactly one of
+min/max counts, contains (several at once too), anyOf/allOf/oneOf/not/if (oneOf: tagged unions, exactly one of
 some names, unions inside a branch), $defs/$ref, embedded $id resources whose
 "#/$defs/s" is their own, shadowing the root's) and random JSON values
 (plus values mutated towards each schema), and compares the verdict of
@@ -177,6 +178,9 @@ def rnd_schema(r, depth=0, defs=None):
                 s["maxContains"] = r.randrange(3)
             if r.random() < 0.3:
                 s["minContains"] = r.randrange(3)
+            if r.random() < 0.3:  # other contains beside it (or the same), with counts of their own
+                s["allOf"] = [{"contains": s["contains"] if r.random() < 0.3 else rnd_schema(r, depth + 1, defs),
+                               "minContains": r.randrange(3)} for _ in range(r.randrange(1, 3))]
         if r.random() < 0.2:
             s["uniqueItems"] = True
             if r.random() < 0.7:

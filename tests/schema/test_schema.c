@@ -561,6 +561,24 @@ static void test_arrays(void **state) {
   ACCEPT(has, "[null,1,null]");
   REJECT(has, "[null,1]");
   REJECT(has, "[null,null,1,2,3]");
+  /* several contains, each counted; one element may count for two */
+  const char *two = "{\"allOf\":[{\"contains\":{\"minimum\":5}},{\"contains\":{\"maximum\":5},"
+                    "\"minContains\":2}],\"items\":{\"type\":\"integer\"},\"maxItems\":3}";
+  ACCEPT(two, "[5,1]");
+  ACCEPT(two, "[4,9,3]");
+  REJECT(two, "[5]");
+  REJECT(two, "[4,3]");
+  REJECT(two, "[9,9,4]");
+  REJECT(two, "[4,4,9,1]");
+  /* a minContains 0 binds nothing beside another member's contains (it
+   * lowered the other's minimum: [2] passed) */
+  const char *zero = "{\"allOf\":[{\"contains\":{\"const\":1}},{\"contains\":{\"const\":1},"
+                     "\"minContains\":0}]}";
+  REJECT(zero, "[2]");
+  ACCEPT(zero, "[2,1]");
+  pdt_refused("{\"allOf\":[{\"contains\":{\"const\":1}},{\"contains\":{\"const\":2},"
+              "\"maxContains\":1}]}",
+              PD_ERR_UNSUPPORTED, "/allOf/1/maxContains");
   ACCEPT("{\"items\":[{\"type\":\"null\"}],\"additionalItems\":false}", "[null]");
   REJECT("{\"items\":[{\"type\":\"null\"}],\"additionalItems\":false}", "[null,null]");
 }
