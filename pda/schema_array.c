@@ -337,13 +337,13 @@ static pd_status pd__array_contains_all(pd_sc *sc, const pd_sc_conj *c, uint32_t
                                         uint32_t *node) {
   pd_ir *ir = &sc->ir;
   uint32_t ncap = max != PD_IR_INF ? max : min > 1 ? min : 1, P = 1, radix[PD__CONTAINS_MAX];
+  uint64_t states = (uint64_t)ncap + 1;
   for (uint32_t s = 0; s < k->n; s++) {
     radix[s] = P;
-    if (k->mc[s] > sc->opts.max_repeat || (P *= k->mc[s] + 1) > 100000)
+    P *= k->mc[s] + 1;
+    if ((states *= (uint64_t)k->mc[s] + 1) > 100000) /* each factor is at least 1 */
       return pd__fail(sc->err, PD_ERR_LIMIT, "contains: too many counter states");
   }
-  if ((size_t)(ncap + 1) * P > 100000)
-    return pd__fail(sc->err, PD_ERR_LIMIT, "contains: too many counter states");
   uint32_t e, m[1u << PD__CONTAINS_MAX], sub[PD__CONTAINS_MAX];
   pd_status st = pd__element(sc, c, 0, depth, PD_JSON_NONE, &e);
   uint32_t sets = 1u << k->n;
@@ -357,7 +357,7 @@ static pd_status pd__array_contains_all(pd_sc *sc, const pd_sc_conj *c, uint32_t
   uint32_t sep = pd_sc_item_sep(sc, depth); /* first: it may add the whitespace rule */
   uint32_t first = (uint32_t)ir->rules.len;
   for (uint32_t x = 0; x < (ncap + 1) * P; x++) pd_ir_rule_fresh(ir, "ac");
-  uint32_t alts[1u << PD__CONTAINS_MAX];
+  uint32_t alts[(1u << PD__CONTAINS_MAX) + 1]; /* the end, then one per set and elem */
   for (uint32_t n = 0; n <= ncap && !ir->oom; n++)
     for (uint32_t j = 0; j < P; j++) {
       uint32_t n2 = n + 1 > ncap ? ncap : n + 1, n_alts = 0;

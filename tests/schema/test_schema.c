@@ -570,6 +570,19 @@ static void test_arrays(void **state) {
   REJECT(two, "[4,3]");
   REJECT(two, "[9,9,4]");
   REJECT(two, "[4,4,9,1]");
+  const char *three = "{\"allOf\":[{\"contains\":{\"const\":1}},{\"contains\":{\"const\":2}},"
+                      "{\"contains\":{\"type\":\"integer\"},\"minContains\":3}]}";
+  ACCEPT(three, "[1,2,3]");
+  ACCEPT(three, "[\"x\",2,7,1]");
+  REJECT(three, "[1,2]");
+  REJECT(three, "[1,2,\"3\"]");
+  REJECT(three, "[1,3,3]");
+  pdt_refused("{\"allOf\":[{\"contains\":{\"const\":1}},{\"contains\":{\"const\":2}},"
+              "{\"contains\":{\"const\":3}},{\"contains\":{\"const\":4}}]}",
+              PD_ERR_UNSUPPORTED, "/allOf/3/contains");
+  pdt_refused("{\"allOf\":[{\"contains\":{\"const\":1},\"minContains\":1000},"
+              "{\"contains\":{\"const\":2},\"minContains\":1000}]}",
+              PD_ERR_LIMIT, "counter states");
   /* a minContains 0 binds nothing beside another member's contains (it
    * lowered the other's minimum: [2] passed) */
   const char *zero = "{\"allOf\":[{\"contains\":{\"const\":1}},{\"contains\":{\"const\":1},"
