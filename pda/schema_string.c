@@ -151,7 +151,8 @@ static uint32_t pd__quoted(pd_sc *sc, uint32_t inner) {
 }
 
 /* The longest minimum of a counted string written out inside its counted
- * rule (pd_sc_string): a few thousand states. */
+ * rule (pd_sc_string): a few thousand states; a million copies made a rule of
+ * millions. */
 #define PD__HEAD_INSIDE 256u
 
 /* Whether a maximum is far enough past the minimum to be counted. */
@@ -796,27 +797,23 @@ pd_status pd_sc_string(pd_sc *sc, const pd_sc_conj *c, uint32_t *node) {
                     sc->opts.max_repeat);
   if (min == 0 && max == PD_IR_INF) {
     *node = pd_sc_any_string(sc);
-  } else if (pd__far(min, max)) {
+  } else if (pd__far(min, max) && min <= PD__HEAD_INSIDE) {
     /* the characters counted by the matcher: as copies, each position was a
      * configuration of its own, and a mask inside a long string cost 0.1-1 ms
-     * at every token. Up to PD__HEAD_INSIDE, the minimum's characters are the
-     * counted rule's too, written out (a repetition that long becomes helper
-     * rules, repeat.c, which a counted rule cannot call): before its call,
-     * each of their states had a class of its own made by the local Earley
-     * parse over most of the vocabulary (5-10 ms each); inside, they call
-     * nothing (a trie walk of the automaton) and every schema with that
-     * minimum shares them. A longer minimum keeps the helper rules: its
-     * copies would make an automaton of millions of states. */
-    uint32_t any = pd_ir_repeat(&sc->ir, pd__char(sc), 0, PD_IR_INF);
-    if (min > PD__HEAD_INSIDE) {
-      uint32_t head = pd_ir_repeat(&sc->ir, pd__char(sc), min, min);
-      *node = pd__quoted(sc, pd_ir_seq2(&sc->ir, head, pd_ir_counted(&sc->ir, any, max - min)));
-      return pd_sc_ir_status(sc);
-    }
+     * at every token. The minimum's are counted too, written out (repeated,
+     * they would become helper rules, repeat.c, which a counted rule cannot
+     * call): before the counted rule's call, each of their states had a class
+     * of its own made by the local Earley parse over most of the vocabulary
+     * (5-10 ms each); inside, they call nothing (a trie walk of the automaton)
+     * and every schema with that minimum shares them. */
     uint32_t seq[PD__HEAD_INSIDE + 1];
     for (uint32_t i = 0; i < min; i++) seq[i] = pd__char(sc);
-    seq[min] = any;
+    seq[min] = pd_ir_repeat(&sc->ir, pd__char(sc), 0, PD_IR_INF);
     *node = pd__quoted(sc, pd_ir_counted(&sc->ir, pd_ir_seq(&sc->ir, seq, (size_t)min + 1), max));
+  } else if (pd__far(min, max)) { /* a longer minimum as helper rules, before the count */
+    uint32_t head = pd_ir_repeat(&sc->ir, pd__char(sc), min, min);
+    uint32_t any = pd_ir_repeat(&sc->ir, pd__char(sc), 0, PD_IR_INF);
+    *node = pd__quoted(sc, pd_ir_seq2(&sc->ir, head, pd_ir_counted(&sc->ir, any, max - min)));
   } else {
     *node = pd__quoted(sc, pd_ir_repeat(&sc->ir, pd__char(sc), min, max));
   }
