@@ -12,6 +12,8 @@
 #define PD__KEY_RULE 0x52554c31u  /* a rule's closure, interned */
 #define PD__KEY_FULL 0x46554c31u  /* a state's key with every callee written out */
 #define PD__FAILED UINT32_MAX     /* id[r]: the cache could not intern r's closure */
+#define PD__CHECKED 1
+#define PD__GAVE_UP 2
 
 typedef struct pd__frame {
   uint32_t rule, member, edge;
@@ -30,6 +32,12 @@ struct pd_statekey {
   /* the call graph (callees of rule r: adj[adj_at[r] .. adj_at[r+1])) and its
    * strongly connected components (members of X: members[scc_at[X] ..]) */
   uint32_t *adj_at, *adj, *scc, *scc_at, *members;
+  /* per component: PD__CHECKED once its external callees all have ids,
+   * PD__GAVE_UP once one is FAILED or a member's closure ran past
+   * max_closure: every member's closure holds the whole component, so the
+   * others would fail alike (a recursive schema's component of 3,685 rules
+   * wrote up to 65,536 words for each) */
+  uint8_t *scc_done;
   uint32_t *id; /* interned closure per rule; 0 = not yet */
   uint32_t *at; /* per state: its discovery number + 1 in its rule's closure; 0 = none */
   PD_ARRAY(pd__frame) stack;
@@ -69,6 +77,7 @@ void pd_statekey_free(pd_statekey *k) {
   pd__free(a, k->scc);
   pd__free(a, k->scc_at);
   pd__free(a, k->members);
+  pd__free(a, k->scc_done);
   pd__free(a, k->id);
   pd__free(a, k->at);
   pd__free(a, k);
@@ -147,7 +156,8 @@ static bool pd__components(pd_statekey *k) {
   if (ok) { /* members by component */
     k->scc_at = pd__calloc(k->a, (size_t)n_scc + 1, sizeof *k->scc_at);
     k->members = pd__malloc(k->a, (nr ? nr : 1) * sizeof *k->members);
-    ok = k->scc_at && k->members;
+    k->scc_done = pd__calloc(k->a, n_scc ? n_scc : 1, sizeof *k->scc_done);
+    ok = k->scc_at && k->members && k->scc_done;
     for (size_t r = 0; ok && r < nr; r++) k->scc_at[k->scc[r] + 1]++;
     for (uint32_t x = 0; ok && x < n_scc; x++) k->scc_at[x + 1] += k->scc_at[x];
     for (size_t r = 0; ok && r < nr; r++) low[k->scc[r]] = 0; /* low: fill counts now */
@@ -230,14 +240,15 @@ static void pd__reset(pd_statekey *k) {
 
 /* Interns the closure of rule t (every external callee has its id). */
 static bool pd__intern(pd_statekey *k, uint32_t t) {
-  bool ok = true, failed = false;
+  bool ok = true;
   uint32_t x = k->scc[t];
-  for (uint32_t i = k->scc_at[x]; i < k->scc_at[x + 1] && !failed; i++) {
+  for (uint32_t i = k->scc_at[x]; i < k->scc_at[x + 1] && !k->scc_done[x]; i++) {
     uint32_t m = k->members[i];
     for (uint32_t j = k->adj_at[m]; j < k->adj_at[m + 1]; j++)
-      if (k->scc[k->adj[j]] != x && k->id[k->adj[j]] == PD__FAILED) failed = true;
+      if (k->scc[k->adj[j]] != x && k->id[k->adj[j]] == PD__FAILED) k->scc_done[x] = PD__GAVE_UP;
   }
-  if (failed) {
+  if (!k->scc_done[x]) k->scc_done[x] = PD__CHECKED;
+  if (k->scc_done[x] == PD__GAVE_UP) {
     k->id[t] = PD__FAILED;
     return true;
   }
@@ -258,6 +269,7 @@ static bool pd__intern(pd_statekey *k, uint32_t t) {
   if (!ok) return false;
   if (too_long) {
     k->id[t] = PD__FAILED;
+    k->scc_done[x] = PD__GAVE_UP;
     return true;
   }
   uint32_t id = pd_mask_cache_intern(k->c, k->a, k->key.data, k->key.len,
