@@ -318,7 +318,9 @@ static uint32_t pd__host_body(pd_ir *ir, const pd__host *x, uint32_t b) {
   return pd_ir_seq2(ir, x->an, rest);
 }
 
-static pd_status pd__hostname(pd_sc *sc, uint32_t *node) {
+/* A host name of at most budget characters (1..PD__HOST_MAX): the rule H(budget),
+ * which is how maxLength below 253 is exact for one. */
+static pd_status pd__hostname(pd_sc *sc, uint32_t budget, uint32_t *node) {
   pd_ir *ir = &sc->ir;
   if (sc->host_rule == PD_IR_NONE) {
     static const uint32_t an[6] = {'0', '9', 'A', 'Z', 'a', 'z'}, hy[2] = {'-', '-'},
@@ -330,9 +332,9 @@ static pd_status pd__hostname(pd_sc *sc, uint32_t *node) {
     for (uint32_t b = 1; b <= PD__HOST_MAX && !ir->oom; b++)
       pd_ir_rule_define(ir, h[b], pd__host_body(ir, &x, b));
     if (ir->oom) return pd__nomem(sc->err);
-    sc->host_rule = h[PD__HOST_MAX];
+    sc->host_rule = h[1]; /* the rules H(1..253) are consecutive */
   }
-  *node = pd_ir_ref(ir, sc->host_rule);
+  *node = pd_ir_ref(ir, sc->host_rule + budget - 1);
   return pd_sc_ir_status(sc);
 }
 
@@ -676,6 +678,13 @@ static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx
   bool bounded = min > 0 || max != PD_IR_INF;
   uint32_t inner;
   pd_status st;
+  if (n == 1 && !rx[0].search && !rx[0].len && min <= 1) {
+    /* a host name has 1 to 253 characters; a lower maximum is its budget */
+    if (max == 0) return *node = pd_ir_nothing(&sc->ir), pd_sc_ir_status(sc);
+    if ((st = pd__hostname(sc, max < PD__HOST_MAX ? max : PD__HOST_MAX, &inner))) return st;
+    *node = pd__quoted(sc, inner);
+    return pd_sc_ir_status(sc);
+  }
   if (n == 1 && bounded && rx[0].len) {
     pd_regex_target t = {pd_sc_jchar, NULL};
     pd_error e;
@@ -711,7 +720,7 @@ static pd_status pd__matching(pd_sc *sc, const pd_sc_conj *c, const pd__rxkw *rx
   inner = PD_IR_NONE;
   for (size_t i = 0; i < n; i++) {
     uint32_t one;
-    st = !rx[i].search && !rx[i].len ? pd__hostname(sc, &one)
+    st = !rx[i].search && !rx[i].len ? pd__hostname(sc, PD__HOST_MAX, &one)
                                      : pd__regex(sc, rx[i].at, rx[i].re, rx[i].len, rx[i].search,
                                                  &one);
     if (st) return st;

@@ -162,8 +162,7 @@ static void test_strings(void **state) {
   REJECT("{\"format\":\"date\",\"pattern\":\"-02-\"}", "\"2020-03-02\"");
   REJECT("{\"format\":\"date\",\"pattern\":\"-02-\"}", "\"x-02-\"");
   /* past the product's budget (an e-mail automaton times 7 counts): the
-   * matcher counts the characters (pd_ir_counted), an escape one of them;
-   * hostname has no automaton to count over: refused */
+   * matcher counts the characters (pd_ir_counted), an escape one of them */
   static const char *const mail[][2] = {
       {"\"a@b.co\"", "1"},        {"\"a@b.com\"", "0"},        {"\"\\u0061@b.co\"", "1"},
       {"\"ab@c.d\"", "1"}      , {"\"\\u0061@bc.co\"", "0"}, {"\"a@b.c\"", "1"}};
@@ -183,7 +182,35 @@ static void test_strings(void **state) {
       fail_msg("email of %u + 12 characters judged wrong", n);
   }
   pdt_release(&c);
-  pdt_refused_any("{\"format\":\"hostname\",\"maxLength\":6}");
+  /* a host name's maximum is its own budget of characters, an escape one of
+   * them; a minimum of 1 and a maximum of 253 or more it implies; a higher
+   * minimum has no automaton to count over: refused */
+  static const char *const host[][2] = {
+      {"\"a\"", "1"},       {"\"ab.cd\"", "1"},  {"\"abc.de\"", "1"},  {"\"\\u0061bc.de\"", "1"},
+      {"\"abc.def\"", "0"}, {"\"\"", "0"},       {"\"abcdefg\"", "0"}, {"\"-ab\"", "0"}};
+  pdt_compile(&c, "{\"format\":\"hostname\",\"minLength\":1,\"maxLength\":6}");
+  for (size_t i = 0; i < sizeof host / sizeof *host; i++)
+    if (pdt_check(&c, host[i][0]) != (host[i][1][0] == '1')) fail_msg("hostname, maxLength 6: %s", host[i][0]);
+  pdt_release(&c);
+  pdt_compile(&c, "{\"format\":\"hostname\",\"maxLength\":255}");
+  static char name[300];
+  for (unsigned last = 60; last <= 63; last++) { /* 3 labels of 63, then one: 252..255 characters */
+    unsigned n = 0;
+    name[n++] = '"';
+    for (unsigned l = 0; l < 4; l++) {
+      if (l) name[n++] = '.';
+      for (unsigned k = 0; k < (l < 3 ? 63 : last); k++) name[n++] = (char)('a' + l);
+    }
+    name[n++] = '"', name[n] = 0;
+    if (pdt_check(&c, name) != (3 * 63 + 3 + last <= 253)) fail_msg("hostname of %u characters", n - 2);
+  }
+  pdt_release(&c);
+  pdt_compile(&c, "{\"properties\":{\"h\":{\"format\":\"hostname\",\"maxLength\":0}}}");
+  assert_true(pdt_check(&c, "{}"));
+  assert_false(pdt_check(&c, "{\"h\":\"a\"}"));
+  assert_false(pdt_check(&c, "{\"h\":\"\"}"));
+  pdt_release(&c);
+  pdt_refused_any("{\"format\":\"hostname\",\"minLength\":2}");
   /* a shape the length cut cannot take (an alternative of a repeated group):
    * its failed cut once marked the IR out of memory (regex.c), and the
    * compile said so; now the matcher counts */
