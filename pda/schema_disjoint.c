@@ -92,29 +92,44 @@ static bool pd__requires(pd_sc *sc, uint32_t s, uint32_t key) {
   return false;
 }
 
-/* Object schema a rules key out: properties[key] is false, or a is closed
- * (additionalProperties false, no patternProperties) without declaring key. */
-static bool pd__forbids(pd_sc *sc, uint32_t a, uint32_t key) {
+/* Object schema a rules key out (*yes): properties[key] is false, or a is
+ * closed (additionalProperties false) without declaring key, and none of its
+ * patternProperties matches key (each decided by its automaton; an undecided
+ * one proves nothing). */
+static pd_status pd__forbids(pd_sc *sc, uint32_t a, uint32_t key, bool *yes) {
   uint32_t props = pd_json_get(&sc->doc, a, "properties"), v = PD_JSON_NONE;
+  *yes = false;
   if (props != PD_JSON_NONE && pd_json_at(&sc->doc, props)->kind == PD_JSON_OBJECT)
     for (uint32_t i = 0; i < pd_json_len(&sc->doc, props); i++)
       if (pd_json_equal(&sc->doc, pd_json_mkey(&sc->doc, props, i), key))
         v = pd_json_mval(&sc->doc, props, i);
-  if (v != PD_JSON_NONE) return pd_json_at(&sc->doc, v)->kind == PD_JSON_FALSE;
+  if (v != PD_JSON_NONE) return *yes = pd_json_at(&sc->doc, v)->kind == PD_JSON_FALSE, PD_OK;
   uint32_t add = pd_json_get(&sc->doc, a, "additionalProperties");
-  return add != PD_JSON_NONE && pd_json_at(&sc->doc, add)->kind == PD_JSON_FALSE &&
-         pd_json_get(&sc->doc, a, "patternProperties") == PD_JSON_NONE;
+  if (add == PD_JSON_NONE || pd_json_at(&sc->doc, add)->kind != PD_JSON_FALSE) return PD_OK;
+  uint32_t pp = pd_json_get(&sc->doc, a, "patternProperties");
+  if (pp != PD_JSON_NONE && pd_json_at(&sc->doc, pp)->kind != PD_JSON_OBJECT) return PD_OK;
+  for (uint32_t i = 0; pp != PD_JSON_NONE && i < pd_json_len(&sc->doc, pp); i++) {
+    bool known, match;
+    pd_status st = pd_sc_string_meets(sc, "pattern", pd_json_mkey(&sc->doc, pp, i),
+                                      pd_json_str(&sc->doc, key), pd_json_at(&sc->doc, key)->n,
+                                      &known, &match);
+    if (st || !known || match) return st;
+  }
+  *yes = true;
+  return PD_OK;
 }
 
-/* Some key b requires is one a forbids. */
-static bool pd__required_forbidden(pd_sc *sc, uint32_t a, uint32_t b) {
+/* Some key b requires is one a forbids (*yes). */
+static pd_status pd__required_forbidden(pd_sc *sc, uint32_t a, uint32_t b, bool *yes) {
   uint32_t r = pd_json_get(&sc->doc, b, "required");
-  if (r == PD_JSON_NONE || pd_json_at(&sc->doc, r)->kind != PD_JSON_ARRAY) return false;
-  for (uint32_t i = 0; i < pd_json_len(&sc->doc, r); i++)
-    if (pd_json_at(&sc->doc, pd_json_elem(&sc->doc, r, i))->kind == PD_JSON_STRING &&
-        pd__forbids(sc, a, pd_json_elem(&sc->doc, r, i)))
-      return true;
-  return false;
+  *yes = false;
+  if (r == PD_JSON_NONE || pd_json_at(&sc->doc, r)->kind != PD_JSON_ARRAY) return PD_OK;
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, r) && !*yes; i++) {
+    if (pd_json_at(&sc->doc, pd_json_elem(&sc->doc, r, i))->kind != PD_JSON_STRING) continue;
+    pd_status st = pd__forbids(sc, a, pd_json_elem(&sc->doc, r, i), yes);
+    if (st) return st;
+  }
+  return PD_OK;
 }
 
 /* The schema objects a schema implies (itself, its $ref target and allOf
@@ -320,11 +335,15 @@ static pd_status pd__basic_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t 
   if (pd__counts_apart(sc, a, b, "minProperties", "maxProperties")) *proved |= PD_SC_OBJ;
   if (pd__numbers_below(sc, a, b) || pd__numbers_below(sc, b, a)) *proved |= PD_SC_NUM;
   *proved &= common;
-  if ((common & PD_SC_OBJ) &&
-      (pd__required_forbidden(sc, a, b) || pd__required_forbidden(sc, b, a)))
-    *proved |= PD_SC_OBJ;
+  pd_status st;
+  if ((common & PD_SC_OBJ) && !(*proved & PD_SC_OBJ)) {
+    if ((st = pd__required_forbidden(sc, a, b, &yes)) ||
+        (!yes && (st = pd__required_forbidden(sc, b, a, &yes))))
+      return st;
+    if (yes) *proved |= PD_SC_OBJ;
+  }
   if (!(common & PD_SC_STR)) return PD_OK;
-  pd_status st = pd__strings_disjoint(sc, a, b, &yes);
+  st = pd__strings_disjoint(sc, a, b, &yes);
   if (yes) *proved |= PD_SC_STR;
   return st;
 }

@@ -190,7 +190,8 @@ static void test_strings(void **state) {
       {"\"abc.def\"", "0"}, {"\"\"", "0"},       {"\"abcdefg\"", "0"}, {"\"-ab\"", "0"}};
   pdt_compile(&c, "{\"format\":\"hostname\",\"minLength\":1,\"maxLength\":6}");
   for (size_t i = 0; i < sizeof host / sizeof *host; i++)
-    if (pdt_check(&c, host[i][0]) != (host[i][1][0] == '1')) fail_msg("hostname, maxLength 6: %s", host[i][0]);
+    if (pdt_check(&c, host[i][0]) != (host[i][1][0] == '1'))
+      fail_msg("hostname, maxLength 6: %s", host[i][0]);
   pdt_release(&c);
   pdt_compile(&c, "{\"format\":\"hostname\",\"maxLength\":255}");
   static char name[300];
@@ -202,7 +203,8 @@ static void test_strings(void **state) {
       for (unsigned k = 0; k < (l < 3 ? 63 : last); k++) name[n++] = (char)('a' + l);
     }
     name[n++] = '"', name[n] = 0;
-    if (pdt_check(&c, name) != (3 * 63 + 3 + last <= 253)) fail_msg("hostname of %u characters", n - 2);
+    if (pdt_check(&c, name) != (3 * 63 + 3 + last <= 253))
+      fail_msg("hostname of %u characters", n - 2);
   }
   pdt_release(&c);
   pdt_compile(&c, "{\"properties\":{\"h\":{\"format\":\"hostname\",\"maxLength\":0}}}");
@@ -649,6 +651,25 @@ static void test_combinators_refs(void **state) {
   ACCEPT(closed, "{\"graph\":1}");
   ACCEPT(closed, "{\"graphs\":1,\"x\":2}");
   REJECT(closed, "{\"x\":2}");
+  /* a required name that none of a closed object's patterns matches (neither
+   * branch can be negated); a pattern that matches it proves nothing */
+  const char *by_pat =
+      "{\"oneOf\":[{\"type\":\"object\",\"required\":[\"ios\"],\"properties\":{\"ios\":"
+      "{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}},\"additionalProperties\":"
+      "{\"type\":\"array\",\"items\":{\"type\":\"boolean\"}}},{\"type\":\"object\","
+      "\"additionalProperties\":false,\"patternProperties\":{\"^[0-9]+x$\":{\"type\":\"array\","
+      "\"items\":{\"type\":\"string\"}}}}]}";
+  ACCEPT(by_pat, "{\"ios\":[1]}");
+  ACCEPT(by_pat, "{\"ios\":[1],\"2x\":[true]}");
+  ACCEPT(by_pat, "{\"2x\":[\"a\"]}");
+  ACCEPT(by_pat, "{}");
+  REJECT(by_pat, "{\"2x\":[1]}");
+  REJECT(by_pat, "{\"ios\":1}");
+  REJECT(by_pat, "{\"z\":[\"a\"]}");
+  pdt_refused("{\"oneOf\":[{\"type\":\"object\",\"required\":[\"ios\"],\"additionalProperties\":"
+              "{\"type\":\"array\"}},{\"type\":\"object\",\"additionalProperties\":false,"
+              "\"patternProperties\":{\"^i\":{\"type\":\"string\"}}}]}",
+              PD_ERR_UNSUPPORTED, "additionalProperties");
   /* per type: objects told apart by a discriminator; other types satisfy both
    * branches (no keyword of theirs applies), so none of them is valid */
   const char *dis = "{\"oneOf\":[{\"properties\":{\"k\":{\"enum\":[\"a\"]}},\"required\":[\"k\"]},"
