@@ -731,15 +731,39 @@ static pd_status pd__one_of_strings(pd_sc *sc, const pd_sc_conj *c, size_t i, ui
   return pd_sc_ir_status(sc);
 }
 
+/* The objects of a oneOf at member i whose closed branches share {} only
+ * (pd_sc_closed_apart), when two or more take it: every branch with one
+ * member at least. */
+static pd_status pd__one_of_members(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr,
+                                    uint32_t depth, uint32_t *node) {
+  uint32_t kv[2] = {pd_json_add(&sc->doc, PD_JSON_STRING, "minProperties", 13, NULL, 0),
+                    pd_json_add(&sc->doc, PD_JSON_NUMBER, "1", 1, NULL, 0)};
+  uint32_t some = kv[0] == PD_JSON_NONE || kv[1] == PD_JSON_NONE
+                      ? PD_JSON_NONE
+                      : pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, 2);
+  if (some == PD_JSON_NONE) return pd__nomem(sc->err);
+  uint32_t acc = pd_ir_nothing(&sc->ir), one;
+  for (uint32_t b = 0; b < pd_json_len(&sc->doc, arr); b++) {
+    uint32_t extra[2] = {pd_json_elem(&sc->doc, arr, b), some};
+    pd_status st = pd__branch_n(sc, c, i, PD_SC_ONEOF_DONE, extra, 2, PD_SC_OBJ, depth, &one);
+    if (st) return st;
+    acc = pd_ir_alt2(&sc->ir, acc, one);
+  }
+  *node = acc;
+  return pd_sc_ir_status(sc);
+}
+
 /* oneOf is anyOf when its branches are pairwise disjoint; proving that is
  * required, never assumed. Per type: a type for which two branches accept
  * every instance has no valid instance (both match), so it is dropped; every
  * other type must be proven disjoint for every pair, except strings, which
- * can be told apart by automata (pd__one_of_strings). Otherwise it is exact
- * by negation when the branches allow it. */
+ * can be told apart by automata (pd__one_of_strings), and closed objects that
+ * share no name, whose only common instance is {} (pd__one_of_members when
+ * two branches or more take it). Otherwise it is exact by negation when the
+ * branches allow it. */
 static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr, uint32_t depth,
                             uint32_t *node) {
-  uint32_t n = pd_json_len(&sc->doc, arr), dropped = 0, strings = 0, ctx[16];
+  uint32_t n = pd_json_len(&sc->doc, arr), dropped = 0, strings = 0, apart = 0, ctx[16];
   bool proven = true; /* every type of every pair disjoint, dropped, or strings */
   size_t n_ctx = 0; /* the conj's members: what they require holds in every branch */
   for (size_t m = 0; m < c->n && n_ctx < 16; m++) ctx[n_ctx++] = pd_sc_member(sc, c, m);
@@ -756,10 +780,22 @@ static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t a
         else if (t == PD_SC_STR && n <= PD__ONEOF_STR_MAX && !pd__asks_hostname(sc, x, 0) &&
                  !pd__asks_hostname(sc, y, 0))
           strings = PD_SC_STR;
-        else
+        else if (t != PD_SC_OBJ)
           proven = false;
+        else if ((st = pd_sc_closed_apart(sc, x, y, &proven)))
+          return st;
+        else if (proven)
+          apart = PD_SC_OBJ;
       }
     }
+  apart &= ~dropped;
+  uint32_t takes_empty = 0; /* branches that take {} */
+  for (uint32_t b = 0; b < n && apart && proven; b++) {
+    pd_sc_verdict v = pd_sc_takes_empty_object(sc, pd_json_elem(&sc->doc, arr, b));
+    proven = v != PD_SC_UNKNOWN;
+    takes_empty += v == PD_SC_YES;
+  }
+  if (takes_empty < 2) apart = 0; /* then no object is in two branches */
   uint32_t automata = strings & ~dropped; /* strings to tell apart by automata */
   for (size_t m = 0; m < c->n && automata && proven; m++) /* the conj's own string keywords */
     proven = !pd__asks_hostname(sc, pd_sc_member(sc, c, m), 0);
@@ -770,12 +806,14 @@ static pd_status pd__one_of(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t a
   }
   if (proven) {
     pd_sc_conj kept = *c;
-    kept.types &= ~dropped & ~automata;
+    kept.types &= ~dropped & ~automata & ~apart;
     st = pd__union(sc, &kept, i, arr, PD_SC_ONEOF_DONE, depth, node);
-    if (st || !automata) return st;
-    uint32_t str;
-    if ((st = pd__one_of_strings(sc, c, i, arr, depth, &str))) return st;
-    *node = pd_ir_alt2(&sc->ir, *node, str);
+    uint32_t more = PD_IR_NONE;
+    if (!st && (apart & c->types) && !(st = pd__one_of_members(sc, c, i, arr, depth, &more)))
+      *node = pd_ir_alt2(&sc->ir, *node, more);
+    if (st || !automata) return st ? st : pd_sc_ir_status(sc);
+    if ((st = pd__one_of_strings(sc, c, i, arr, depth, &more))) return st;
+    *node = pd_ir_alt2(&sc->ir, *node, more);
     return pd_sc_ir_status(sc);
   }
   st = pd_sc_unsupported(sc, arr, "oneOf", "branches not provably disjoint");

@@ -194,6 +194,8 @@ uint32_t pd_sc_neg_target(const pd_sc *sc, uint32_t S);
  * vals[0..*n), distinct, at most cap; false otherwise. `false` allows none. */
 bool pd_sc_finite_values(pd_sc *sc, uint32_t s, uint32_t *vals, size_t cap, size_t *n);
 
+typedef enum pd_sc_verdict { PD_SC_NO, PD_SC_YES, PD_SC_UNKNOWN } pd_sc_verdict;
+
 /* ---- schema_disjoint.c */
 /* The finite value set schema s gives by const (*single) or enum, or NONE. */
 uint32_t pd_sc_values(pd_sc *sc, uint32_t s, bool *single);
@@ -203,6 +205,12 @@ bool pd_sc_in_values(pd_sc *sc, uint32_t vals, bool single, uint32_t x);
  * the schemas ctx[0..n_ctx) (those around them) together. */
 pd_status pd_sc_disjoint(pd_sc *sc, uint32_t a, uint32_t b, uint32_t types, const uint32_t *ctx,
                          size_t n_ctx, uint32_t *proved);
+/* Whether a and b are closed objects that share no property name: their
+ * objects have no member in common, so {} is the only instance both may take. */
+pd_status pd_sc_closed_apart(pd_sc *sc, uint32_t a, uint32_t b, bool *yes);
+/* Whether schema s takes the empty object, where its keywords decide that
+ * alone (PD_SC_UNKNOWN otherwise: enum, a combinator, a $ref beside others). */
+pd_sc_verdict pd_sc_takes_empty_object(pd_sc *sc, uint32_t s);
 /* Whether schema s accepts every instance of type t (one type bit). */
 bool pd_sc_accepts_all(pd_sc *sc, uint32_t s, uint32_t t);
 /* Whether the asserting keywords of schema object s are all in allowed (NULL-ended). */
@@ -231,7 +239,6 @@ pd_status pd_sc_key_schemas(pd_sc *sc, uint32_t key, uint32_t *req, uint32_t *fo
 int pd_sc_value_cmp(pd_sc *sc, uint32_t a, uint32_t b);
 
 /* ---- schema_value.c: a value of the schema document against a schema */
-typedef enum pd_sc_verdict { PD_SC_NO, PD_SC_YES, PD_SC_UNKNOWN } pd_sc_verdict;
 /* Whether JSON value v meets keyword name = x of schema object s (its
  * siblings read where the keyword depends on them: additionalProperties,
  * additionalItems, items after prefixItems, draft-04 exclusive bounds). */

@@ -119,6 +119,75 @@ static pd_status pd__forbids(pd_sc *sc, uint32_t a, uint32_t key, bool *yes) {
   return PD_OK;
 }
 
+/* Whether a and b are closed objects (additionalProperties false, no
+ * patternProperties) that name no property in common (each name one of them
+ * declares the other forbids): their only common instance can be {}. */
+pd_status pd_sc_closed_apart(pd_sc *sc, uint32_t a, uint32_t b, bool *yes) {
+  uint32_t s[2] = {pd_sc_alone(sc, a), pd_sc_alone(sc, b)};
+  *yes = false;
+  for (int k = 0; k < 2; k++) {
+    if (pd_json_at(&sc->doc, s[k])->kind != PD_JSON_OBJECT) return PD_OK;
+    uint32_t add = pd_json_get(&sc->doc, s[k], "additionalProperties");
+    if (add == PD_JSON_NONE || pd_json_at(&sc->doc, add)->kind != PD_JSON_FALSE ||
+        pd_json_get(&sc->doc, s[k], "patternProperties") != PD_JSON_NONE)
+      return PD_OK;
+  }
+  for (int k = 0; k < 2; k++) {
+    uint32_t props = pd_json_get(&sc->doc, s[k], "properties");
+    if (props == PD_JSON_NONE) continue;
+    if (pd_json_at(&sc->doc, props)->kind != PD_JSON_OBJECT) return PD_OK;
+    for (uint32_t i = 0; i < pd_json_len(&sc->doc, props); i++) {
+      bool gone;
+      if (pd_json_at(&sc->doc, pd_json_mval(&sc->doc, props, i))->kind == PD_JSON_FALSE) continue;
+      pd_status st = pd__forbids(sc, s[1 - k], pd_json_mkey(&sc->doc, props, i), &gone);
+      if (st || !gone) return st;
+    }
+  }
+  *yes = true;
+  return PD_OK;
+}
+
+pd_sc_verdict pd_sc_takes_empty_object(pd_sc *sc, uint32_t s) {
+  /* the keywords that hold for {} whatever their values (required and
+   * minProperties: when empty or zero) */
+  static const char *const vacuous[] = {
+      "type",          "properties",        "additionalProperties", "patternProperties",
+      "maxProperties", "propertyNames",     "dependentRequired",    "dependentSchemas",
+      "dependencies",  "unevaluatedProperties", "required",         "minProperties"};
+  s = pd_sc_alone(sc, s);
+  const pd_json_node *n = pd_json_at(&sc->doc, s);
+  if (n->kind == PD_JSON_TRUE || n->kind == PD_JSON_FALSE)
+    return n->kind == PD_JSON_TRUE ? PD_SC_YES : PD_SC_NO;
+  if (n->kind != PD_JSON_OBJECT) return PD_SC_UNKNOWN;
+  uint32_t t = pd_json_get(&sc->doc, s, "type"), mask;
+  if (t != PD_JSON_NONE) {
+    if (!pd_sc_type_mask_quiet(sc, t, &mask)) return PD_SC_UNKNOWN;
+    if (!(mask & PD_SC_OBJ)) return PD_SC_NO;
+  }
+  uint32_t r = pd_json_get(&sc->doc, s, "required");
+  if (r != PD_JSON_NONE) {
+    if (pd_json_at(&sc->doc, r)->kind != PD_JSON_ARRAY) return PD_SC_UNKNOWN;
+    if (pd_json_len(&sc->doc, r)) return PD_SC_NO;
+  }
+  uint32_t m = pd_json_get(&sc->doc, s, "minProperties");
+  if (m != PD_JSON_NONE) {
+    char buf[64];
+    pd_json_dec d;
+    if (pd_json_at(&sc->doc, m)->kind != PD_JSON_NUMBER || pd_json_at(&sc->doc, m)->n > sizeof buf)
+      return PD_SC_UNKNOWN;
+    pd_json_number(&sc->doc, m, buf, &d);
+    if (d.n) return d.neg ? PD_SC_UNKNOWN : PD_SC_NO;
+  }
+  for (uint32_t i = 0; i < pd_json_len(&sc->doc, s); i++) {
+    const char *k = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, i));
+    if (!pd_sc_kw_asserts(k) || !(pd_sc_kw_constrains(k) & PD_SC_OBJ)) continue;
+    bool ok = false;
+    for (size_t j = 0; j < sizeof vacuous / sizeof *vacuous && !ok; j++) ok = !strcmp(vacuous[j], k);
+    if (!ok) return PD_SC_UNKNOWN;
+  }
+  return PD_SC_YES;
+}
+
 /* Some key b requires is one a forbids (*yes). */
 static pd_status pd__required_forbidden(pd_sc *sc, uint32_t a, uint32_t b, bool *yes) {
   uint32_t r = pd_json_get(&sc->doc, b, "required");

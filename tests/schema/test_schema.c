@@ -670,6 +670,32 @@ static void test_combinators_refs(void **state) {
               "{\"type\":\"array\"}},{\"type\":\"object\",\"additionalProperties\":false,"
               "\"patternProperties\":{\"^i\":{\"type\":\"string\"}}}]}",
               PD_ERR_UNSUPPORTED, "additionalProperties");
+  /* closed objects that share no name share {} only: {} fails a oneOf two of
+   * them take, and stays when one takes it; undecided whether a branch takes
+   * {} (an enum): refused */
+  const char *closed_tags = "{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"and\":{\"type\":"
+                            "\"array\"}},\"additionalProperties\":false},{\"type\":\"object\","
+                            "\"properties\":{\"or\":{\"type\":\"array\"}},\"additionalProperties\":false},"
+                            "{\"properties\":{\"field\":{\"type\":\"string\"}},\"additionalProperties\":false}]}";
+  ACCEPT(closed_tags, "{\"and\":[]}");
+  ACCEPT(closed_tags, "{\"or\":[1]}");
+  ACCEPT(closed_tags, "{\"field\":\"x\"}");
+  REJECT(closed_tags, "{}");
+  REJECT(closed_tags, "{\"and\":[],\"or\":[]}");
+  REJECT(closed_tags, "{\"field\":1}");
+  REJECT(closed_tags, "{\"x\":1}");
+  ACCEPT(closed_tags, "\"s\""); /* the third branch alone takes other types */
+  ACCEPT(closed_tags, "[]");
+  const char *one_empty = "{\"oneOf\":[{\"properties\":{\"a\":{}},\"additionalProperties\":false},"
+                          "{\"type\":\"object\",\"properties\":{\"b\":{}},\"additionalProperties\":"
+                          "false,\"minProperties\":1}]}";
+  ACCEPT(one_empty, "{}");
+  ACCEPT(one_empty, "{\"a\":1}");
+  ACCEPT(one_empty, "{\"b\":1}");
+  REJECT(one_empty, "{\"a\":1,\"b\":1}");
+  pdt_refused("{\"oneOf\":[{\"properties\":{\"a\":{}},\"additionalProperties\":false},"
+              "{\"properties\":{\"b\":{}},\"additionalProperties\":false,\"enum\":[{},{\"b\":1}]}]}",
+              PD_ERR_UNSUPPORTED, "oneOf");
   /* per type: objects told apart by a discriminator; other types satisfy both
    * branches (no keyword of theirs applies), so none of them is valid */
   const char *dis = "{\"oneOf\":[{\"properties\":{\"k\":{\"enum\":[\"a\"]}},\"required\":[\"k\"]},"
