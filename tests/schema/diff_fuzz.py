@@ -57,16 +57,18 @@ SUB_MAP = ("properties", "patternProperties", "$defs", "dependentSchemas")
 
 
 def id_under_not(s, under=False):
-    """Whether an "$id" stands inside a "not", an "if" or a "oneOf": jsonschema
-    4.26 resolves references there against the enclosing resource at times
-    (such schemas are skipped; pushdown's JSTS runs cover those scopes)."""
+    """Whether an "$id" stands inside a "not", an "if", a "oneOf", a "contains"
+    or a "dependentSchemas": jsonschema 4.26 resolves references there against
+    the enclosing resource at times (such schemas are skipped; pushdown's JSTS
+    runs cover those scopes)."""
     if isinstance(s, list):
         return any(id_under_not(x, under) for x in s)
     if not isinstance(s, dict):
         return False
     if under and "$id" in s:
         return True
-    return any(id_under_not(v, under or k in ("not", "if", "oneOf")) for k, v in s.items()
+    return any(id_under_not(v, under or k in ("not", "if", "oneOf", "contains", "dependentSchemas"))
+               for k, v in s.items()
                if k not in ("const", "enum"))
 
 
@@ -220,6 +222,21 @@ def rnd_schema(r, depth=0, defs=None):
             return o
         inner = {r.choice(["anyOf", "oneOf"]): [obj(depth) for _ in range(r.randrange(1, 4))]}
         return {"oneOf": [inner, obj(depth)] if r.random() < 0.5 else [obj(depth), inner]}
+    if kind == 6 and r.random() < 0.3:  # closed objects keyed apart: {} their only common instance
+        names, s = r.sample(KEYS, r.randrange(2, 6)), {"oneOf": []}
+        while names:
+            k = r.randrange(1, 3)
+            b = {"properties": {n: rnd_schema(r, depth + 2, defs) for n in names[:k]},
+                 "additionalProperties": False}
+            names = names[k:]
+            if r.random() < 0.4:
+                b["type"] = "object"
+            if r.random() < 0.2:
+                b["minProperties"] = 1
+            if r.random() < 0.1:  # a name of another branch too: not apart
+                b["properties"][r.choice(KEYS)] = {}
+            s["oneOf"].append(b)
+        return s
     if kind == 6:
         return {r.choice(["anyOf", "allOf", "oneOf"]):
                 [rnd_schema(r, depth + 1, defs) for _ in range(r.randrange(1, 4))]}
