@@ -118,6 +118,8 @@ struct pd_classifier {
 #define PD__SEEN (PD__SLOTS / 4) /* pairs one pd__agree_depth may see */
 #define PD__AGREE_BUDGET 1024u /* state pairs compared by one donor pick */
 #define PD__DFA_ROWS 4096u   /* dense DFA rows kept (2 MB); seeds past it take the Earley walk */
+/* in keep[]: the tokens holding a '"' are walked too, whatever their length */
+#define PD__KEEP_QUOTE 0x40000000u
 _Static_assert(((PD__DFA_ROWS + 1) << 1 | 1) <= UINT16_MAX, "a DFA entry is 16 bits");
 
 pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vocab *v,
@@ -633,11 +635,19 @@ static bool pd__dfa_rows(pd_classifier *k) {
 }
 
 /* The list of long tokens (trie.h) a range keeping tokens of up to keep
- * bytes walks: the longest threshold at most keep (keep >= PD_TRIE_LONG_MIN). */
+ * bytes walks: the longest threshold at most keep (keep >= PD_TRIE_LONG_MIN),
+ * in the lists with the quoted tokens for PD__KEEP_QUOTE. */
 static int pd__long_list(uint32_t keep) {
   int l = 0;
-  while (l + 1 < PD_TRIE_LONG && PD_TRIE_LONG_MIN << (l + 1) <= keep) l++;
-  return l;
+  uint32_t len = keep & ~PD__KEEP_QUOTE;
+  while (l + 1 < PD_TRIE_LONG && PD_TRIE_LONG_MIN << (l + 1) <= len) l++;
+  return keep & PD__KEEP_QUOTE ? l + PD_TRIE_LONG : l;
+}
+
+/* Whether a token of bytes b[0..len) keeps the donor's class under keep. */
+static bool pd__keeps(uint32_t keep, const uint8_t *b, uint32_t len) {
+  if (keep == UINT32_MAX) return true;
+  return len <= (keep & ~PD__KEEP_QUOTE) && !((keep & PD__KEEP_QUOTE) && memchr(b, '"', len));
 }
 
 /* The first index of a[0..n) (ascending) whose value is >= v. */
@@ -691,7 +701,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
       if (keep) { /* the next long token; lcp: what it shares with the last one walked */
         lcp = gap[li] < lcp ? gap[li] : lcp;
         i = at[li++];
-        if (t->at[i + 1] - t->at[i] <= keep) continue;
+        if (pd__keeps(keep, t->bytes + t->at[i], t->at[i + 1] - t->at[i])) continue;
       } else {
         lcp = t->lcp[i];
       }
@@ -817,8 +827,12 @@ static bool pd__seen_add(pd_classifier *k, uint32_t x, uint32_t y, bool *fresh) 
  * are all the walk judges it by. Level by level over pairs of states, each
  * pair's byte ranges merged (a JSON character is a dozen ranges); a pair seen
  * at a smaller depth is not searched again (its differences lie deeper), and a
- * search out of budget stops short, at a smaller K, which is always sound. */
-static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y) {
+ * search out of budget stops short, at a smaller K, which is always sound.
+ * quote_free: the strings without a '"' only (the byte's edges left out): two
+ * positions of a string with a length differ where a quote may close them,
+ * before its minimum at once, and agree on the characters up to the nearer
+ * maximum. */
+static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y, bool quote_free) {
   if ((k->states[x].flags ^ k->states[y].flags) & PD_STATE_FINAL) return 0;
   pd__new_set(k);
   k->n_seen = 0;
@@ -839,6 +853,10 @@ static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y) {
       const pd_pda_edge *ex = k->edges + sx->edges, *ey = k->edges + sy->edges;
       const pd_pda_edge *xe = ex + sx->n_byte, *ye = ey + sy->n_byte;
       for (uint32_t c = 0; c < 256;) { /* c: the first byte not compared yet */
+        if (quote_free && c == '"') {
+          c++;
+          continue;
+        }
         while (ex < xe && ex->hi < c) ex++;
         while (ey < ye && ey->hi < c) ey++;
         bool in_x = ex < xe && ex->lo <= c, in_y = ey < ye && ey->lo <= c;
@@ -858,6 +876,7 @@ static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y) {
           if (ex < xe) end = ex->lo - 1u;
           if (ey < ye && ey->lo - 1u < end) end = ey->lo - 1u;
         }
+        if (quote_free && c < '"' && end >= '"') end = '"' - 1;
         c = end + 1;
       }
     }
@@ -895,9 +914,13 @@ static void pd__same_targets(pd_classifier *k, uint32_t s, uint32_t d, const uin
     if (pd__same_language(k, x, y)) {
       keep[b] = UINT32_MAX;
     } else if (dfa && k->dfa_row[x] && k->dfa_row[y]) {
-      uint32_t depth = pd__agree_depth(k, x, y);
-      keep[b] = depth >= k->c->trie.max_len ? UINT32_MAX : depth + 1;
-      if (keep[b] < PD_TRIE_LONG_MIN) keep[b] = 0; /* most tokens: walk them all */
+      uint32_t depth = pd__agree_depth(k, x, y, false), max = k->c->trie.max_len;
+      keep[b] = depth >= max ? UINT32_MAX : depth + 1;
+      if (keep[b] < PD_TRIE_LONG_MIN) { /* else the tokens without a quote */
+        depth = pd__agree_depth(k, x, y, true);
+        uint32_t q = depth >= max ? max : depth + 1;
+        keep[b] = q >= PD_TRIE_LONG_MIN ? q | PD__KEEP_QUOTE : 0; /* 0: walk them all */
+      }
     }
     if (n_memo < PD__PAIR_MEMO)
       memo[n_memo][0] = x, memo[n_memo][1] = y, memo[n_memo++][2] = keep[b];
@@ -993,7 +1016,9 @@ static void pd__walked_by_byte(const pd_classifier *k, size_t n_ranges, uint32_t
   }
 }
 
-static bool pd__kept(uint32_t by, uint32_t len) { return by == UINT32_MAX || (by && len <= by); }
+static bool pd__kept(uint32_t by, const uint8_t *b, uint32_t len) {
+  return by && pd__keeps(by, b, len);
+}
 
 /* The donor's class less the tokens walked again: set by set where the donor
  * lists ids (its tokens, not the row, are visited), else through whole rows;
@@ -1008,11 +1033,12 @@ static void pd__from_donor(pd_classifier *k, const pd_mask_class *dc, size_t n_r
     const pd_vocab *v = k->v;
     for (uint32_t i = 0; i < dc->accepted.n; i++) {
       uint32_t id = dc->accepted.data[i], at = v->offs[id];
-      if (pd__kept(by[v->bytes[at]], v->offs[id + 1] - at)) pd__set(k, 0, id);
+      if (pd__kept(by[v->bytes[at]], v->bytes + at, v->offs[id + 1] - at)) pd__set(k, 0, id);
     }
     for (uint32_t i = 0; i < dc->cd.n; i++) {
       uint32_t q = dc->cd.data[i];
-      if (pd__kept(by[t->bytes[t->at[q]]], t->at[q + 1] - t->at[q])) pd__set(k, 1, q);
+      if (pd__kept(by[t->bytes[t->at[q]]], t->bytes + t->at[q], t->at[q + 1] - t->at[q]))
+        pd__set(k, 1, q);
     }
     return;
   }
@@ -1030,7 +1056,7 @@ static void pd__from_donor(pd_classifier *k, const pd_mask_class *dc, size_t n_r
     uint32_t x, e;
     const uint32_t *at = t->long_at[pd__long_span(t, keep, lo, hi, &x, &e)];
     for (; x < e; x++)
-      if (t->at[at[x] + 1] - t->at[at[x]] > keep)
+      if (!pd__keeps(keep, t->bytes + t->at[at[x]], t->at[at[x] + 1] - t->at[at[x]]))
         pd_bit_clear(k->acc, t->order[at[x]]), pd_bit_clear(k->cd, at[x]);
   }
 }

@@ -56,6 +56,13 @@ static void pd__fill_skip(pd_trie *t, const pd__tok *toks) {
   }
 }
 
+/* Whether position i belongs to a long list: longer than min bytes, or
+ * (quote) holding a '"'. */
+static bool pd__listed(const pd_trie *t, uint32_t i, uint32_t min, bool quote) {
+  uint32_t len = t->at[i + 1] - t->at[i];
+  return len > min || (quote && memchr(t->bytes + t->at[i], '"', len));
+}
+
 pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd_error *err) {
   memset(t, 0, sizeof *t);
   size_t size = pd_vocab_size(v);
@@ -92,9 +99,9 @@ pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd
   }
   pd__fill_skip(t, toks);
   pd__free(a, toks);
-  for (int j = 0; j < PD_TRIE_LONG; j++) {
-    uint32_t min = PD_TRIE_LONG_MIN << j, m = 0, gap = 0;
-    for (uint32_t i = 0; i < n; i++) m += t->at[i + 1] - t->at[i] > min;
+  for (int j = 0; j < 2 * PD_TRIE_LONG; j++) {
+    uint32_t min = PD_TRIE_LONG_MIN << (j % PD_TRIE_LONG), m = 0, gap = 0;
+    for (uint32_t i = 0; i < n; i++) m += pd__listed(t, i, min, j >= PD_TRIE_LONG);
     t->long_at[j] = pd__malloc(a, (m ? m : 1) * sizeof *t->long_at[j]);
     t->long_lcp[j] = pd__malloc(a, (m ? m : 1) * sizeof *t->long_lcp[j]);
     if (!t->long_at[j] || !t->long_lcp[j]) {
@@ -103,7 +110,7 @@ pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd
     }
     for (uint32_t i = 0; i < n; i++) { /* gap: the least lcp[] since the last long one */
       if (i && t->lcp[i] < gap) gap = t->lcp[i];
-      if (t->at[i + 1] - t->at[i] <= min) continue;
+      if (!pd__listed(t, i, min, j >= PD_TRIE_LONG)) continue;
       uint32_t x = t->n_long[j]++;
       t->long_at[j][x] = i;
       t->long_lcp[j][x] = x ? gap : 0;
@@ -120,7 +127,7 @@ void pd_trie_free(pd_trie *t, const pd_allocator *a) {
   pd__free(a, t->skip);
   pd__free(a, t->skip1);
   pd__free(a, t->skip2);
-  for (int j = 0; j < PD_TRIE_LONG; j++) {
+  for (int j = 0; j < 2 * PD_TRIE_LONG; j++) {
     pd__free(a, t->long_at[j]);
     pd__free(a, t->long_lcp[j]);
   }

@@ -35,8 +35,10 @@ typedef struct pd_trie {
   /* the tokens longer than PD_TRIE_LONG_MIN << j bytes, in walk order: a walk
    * that needs only those (a class copied from a donor for the shorter ones,
    * classify.c) scans long[j] instead of order[]; long_lcp[j][x] is what
-   * long[j][x] shares with long[j][x - 1] (the least lcp[] between them) */
-  uint32_t *long_at[PD_TRIE_LONG], *long_lcp[PD_TRIE_LONG], n_long[PD_TRIE_LONG];
+   * long[j][x] shares with long[j][x - 1] (the least lcp[] between them).
+   * long[PD_TRIE_LONG + j]: those and every token holding a '"' (the states
+   * of a string with a length differ where a quote may close it) */
+  uint32_t *long_at[2 * PD_TRIE_LONG], *long_lcp[2 * PD_TRIE_LONG], n_long[2 * PD_TRIE_LONG];
 } pd_trie;
 
 static inline const uint8_t *pd_trie_bytes(const pd_trie *t, uint32_t i, uint32_t *len) {

@@ -358,6 +358,44 @@ static const char *const pdt__schemas[] = {
     "\"maxProperties\":2},\"minProperties\":1}",
 };
 
+/* Positions of a string with a length take a donor's class for the tokens
+ * without a quote up to the nearer maximum (classify.c: before the minimum the
+ * positions differ at once, where a quote may close them): tokens longer than
+ * the trie's long-list threshold, quotes inside, at the end, escaped. */
+static const char *const pdt__long_pieces[] = {
+    "a", "b", "ab", "aaaa", "abababab", "aaaaaaaaa", "bbbbbbbbbbbb", "abcdefghijklmnop",
+    "\"", "\"a", "a\"", "aaaaaaaaa\"", "\"aaaaaaaaaa", "aaaa\"bbbb", "aaaaaaaaaaaa\",\"",
+    "\",", ",", "{", "}", "\":", ":", "{\"", "\\u0061", "\\\"", "aaaaaaa\\\"a",
+    "\xc3\xa9", "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", "s", "\"s\":\"", "<eos>"};
+
+static void test_fill_string_lengths(void **state) {
+  (void)state;
+  enum { N = sizeof pdt__long_pieces / sizeof *pdt__long_pieces };
+  const uint8_t *b[N];
+  size_t lens[N];
+  uint32_t flags[N] = {0};
+  for (size_t i = 0; i < N; i++) {
+    b[i] = (const uint8_t *)pdt__long_pieces[i];
+    lens[i] = strlen(pdt__long_pieces[i]);
+    if (!strcmp(pdt__long_pieces[i], "<eos>")) flags[i] = PD_TOKEN_EOS | PD_TOKEN_SPECIAL;
+  }
+  pd_vocab_options o = {.width = N};
+  pd_vocab *v = NULL;
+  assert_int_equal(pd_vocab_from_list(b, lens, flags, N, &o, &v, NULL), PD_OK);
+  static const char *const schemas[] = {
+      "{\"type\":\"string\",\"minLength\":6,\"maxLength\":30}",
+      "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\",\"minLength\":3,"
+      "\"maxLength\":20}},\"required\":[\"s\"]}",
+      "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":12,\"maxLength\":14}}"};
+  pdt_diff d = {0};
+  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++)
+    pdt__check_as(v, schemas[i], true, false, 40, 25, &d);
+  printf("string lengths: %zu masks compared, %zu differences\n", d.masks, d.differences);
+  assert_true(d.masks > 500);
+  assert_int_equal(d.differences, 0);
+  pd_vocab_free(v);
+}
+
 static void test_fill_schema(void **state) {
   (void)state;
   pd_vocab *v = pdt__vocab();
@@ -942,6 +980,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fill_small),
       cmocka_unit_test(test_fill_schema),
+      cmocka_unit_test(test_fill_string_lengths),
       cmocka_unit_test(test_fill_shared_pairs),
       cmocka_unit_test(test_fill_survivors),
       cmocka_unit_test(test_fill_cache_option),
