@@ -22,22 +22,27 @@ static const char *const pdt__pieces[] = {
     "00", "61", "\\u0061", "\"ab", "\"b\":", "{\"", "\",\"", "!", "a-!)", "a-!]"};
 #define PDT_N (sizeof pdt__pieces / sizeof pdt__pieces[0])
 
-static pd_vocab *pdt__vocab(void) {
+/* A vocabulary of pieces[0..n) (at most PDT_N), ids width wide: "<eos>" ends,
+ * "<sp>" is special, "hole" a hole. */
+static pd_vocab *pdt__vocab_of(const char *const *pieces, size_t n, size_t width) {
   const uint8_t *b[PDT_N];
   size_t lens[PDT_N];
   uint32_t flags[PDT_N] = {0};
-  for (size_t i = 0; i < PDT_N; i++) {
-    b[i] = (const uint8_t *)pdt__pieces[i];
-    lens[i] = strlen(pdt__pieces[i]);
-    if (!strcmp(pdt__pieces[i], "<eos>")) flags[i] = PD_TOKEN_EOS | PD_TOKEN_SPECIAL;
-    if (!strcmp(pdt__pieces[i], "<sp>")) flags[i] = PD_TOKEN_SPECIAL;
-    if (!strcmp(pdt__pieces[i], "hole")) flags[i] = PD_TOKEN_HOLE;
+  assert_true(n <= PDT_N);
+  for (size_t i = 0; i < n; i++) {
+    b[i] = (const uint8_t *)pieces[i];
+    lens[i] = strlen(pieces[i]);
+    if (!strcmp(pieces[i], "<eos>")) flags[i] = PD_TOKEN_EOS | PD_TOKEN_SPECIAL;
+    if (!strcmp(pieces[i], "<sp>")) flags[i] = PD_TOKEN_SPECIAL;
+    if (!strcmp(pieces[i], "hole")) flags[i] = PD_TOKEN_HOLE;
   }
-  pd_vocab_options o = {.width = PDT_N + 37};
+  pd_vocab_options o = {.width = width};
   pd_vocab *v = NULL;
-  assert_int_equal(pd_vocab_from_list(b, lens, flags, PDT_N, &o, &v, NULL), PD_OK);
+  assert_int_equal(pd_vocab_from_list(b, lens, flags, n, &o, &v, NULL), PD_OK);
   return v;
 }
+
+static pd_vocab *pdt__vocab(void) { return pdt__vocab_of(pdt__pieces, PDT_N, PDT_N + 37); }
 
 static const char *const pdt__grammars[] = {
     /* recursive, nested */
@@ -106,6 +111,17 @@ static void pdt__check_as(pd_vocab *v, const char *gbnf, bool schema, bool any_o
 
 static void pdt__check(pd_vocab *v, const char *gbnf, size_t walks, size_t steps, pdt_diff *d) {
   pdt__check_as(v, gbnf, false, false, walks, steps, d);
+}
+
+/* Every schema of list[0..n) (declared order) against brute force: at least
+ * min masks compared, none different. */
+static void pdt__check_schemas(pd_vocab *v, const char *const *list, size_t n, size_t walks,
+                               size_t steps, const char *what, size_t min) {
+  pdt_diff d = {0};
+  for (size_t i = 0; i < n; i++) pdt__check_as(v, list[i], true, false, walks, steps, &d);
+  printf("%s: %zu masks compared, %zu differences\n", what, d.masks, d.differences);
+  assert_true(d.masks > min);
+  assert_int_equal(d.differences, 0);
 }
 
 static void test_fill_small(void **state) {
@@ -370,29 +386,14 @@ static const char *const pdt__long_pieces[] = {
 
 static void test_fill_string_lengths(void **state) {
   (void)state;
-  enum { N = sizeof pdt__long_pieces / sizeof *pdt__long_pieces };
-  const uint8_t *b[N];
-  size_t lens[N];
-  uint32_t flags[N] = {0};
-  for (size_t i = 0; i < N; i++) {
-    b[i] = (const uint8_t *)pdt__long_pieces[i];
-    lens[i] = strlen(pdt__long_pieces[i]);
-    if (!strcmp(pdt__long_pieces[i], "<eos>")) flags[i] = PD_TOKEN_EOS | PD_TOKEN_SPECIAL;
-  }
-  pd_vocab_options o = {.width = N};
-  pd_vocab *v = NULL;
-  assert_int_equal(pd_vocab_from_list(b, lens, flags, N, &o, &v, NULL), PD_OK);
+  size_t n = sizeof pdt__long_pieces / sizeof *pdt__long_pieces;
+  pd_vocab *v = pdt__vocab_of(pdt__long_pieces, n, n);
   static const char *const schemas[] = {
       "{\"type\":\"string\",\"minLength\":6,\"maxLength\":30}",
       "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\",\"minLength\":3,"
       "\"maxLength\":20}},\"required\":[\"s\"]}",
       "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":12,\"maxLength\":14}}"};
-  pdt_diff d = {0};
-  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++)
-    pdt__check_as(v, schemas[i], true, false, 40, 25, &d);
-  printf("string lengths: %zu masks compared, %zu differences\n", d.masks, d.differences);
-  assert_true(d.masks > 500);
-  assert_int_equal(d.differences, 0);
+  pdt__check_schemas(v, schemas, sizeof schemas / sizeof *schemas, 40, 25, "string lengths", 500);
   pd_vocab_free(v);
 }
 
@@ -602,12 +603,7 @@ static void test_fill_survivors(void **state) {
       "{\"type\":\"array\",\"items\":{\"type\":\"string\"}}",
   };
   pd_vocab *v = pdt__dense_vocab();
-  pdt_diff d = {0};
-  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++)
-    pdt__check_as(v, schemas[i], true, false, 6, 30, &d);
-  printf("survivors: %zu masks compared, %zu differences\n", d.masks, d.differences);
-  assert_true(d.masks > 300);
-  assert_int_equal(d.differences, 0);
+  pdt__check_schemas(v, schemas, sizeof schemas / sizeof *schemas, 6, 30, "survivors", 300);
   pd_vocab_free(v);
 }
 
