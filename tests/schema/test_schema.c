@@ -696,6 +696,14 @@ static void test_combinators_refs(void **state) {
   pdt_refused("{\"oneOf\":[{\"properties\":{\"a\":{}},\"additionalProperties\":false},"
               "{\"properties\":{\"b\":{}},\"additionalProperties\":false,\"enum\":[{},{\"b\":1}]}]}",
               PD_ERR_UNSUPPORTED, "oneOf");
+  /* a minimum of 0 takes {}; a branch of strings does not */
+  const char *zero = "{\"oneOf\":[{\"properties\":{\"a\":{}},\"additionalProperties\":false,"
+                     "\"minProperties\":0},{\"type\":\"object\",\"properties\":{\"b\":{}},"
+                     "\"additionalProperties\":false},{\"type\":\"string\"}]}";
+  REJECT(zero, "{}");
+  ACCEPT(zero, "{\"b\":null}");
+  REJECT(zero, "\"s\""); /* the untyped first branch takes it too */
+  ACCEPT(zero, "1");     /* the first branch alone */
   /* per type: objects told apart by a discriminator; other types satisfy both
    * branches (no keyword of theirs applies), so none of them is valid */
   const char *dis = "{\"oneOf\":[{\"properties\":{\"k\":{\"enum\":[\"a\"]}},\"required\":[\"k\"]},"
