@@ -644,7 +644,8 @@ static int pd__long_list(uint32_t keep) {
   return keep & PD__KEEP_QUOTE ? l + PD_TRIE_LONG : l;
 }
 
-/* Whether a token of bytes b[0..len) keeps the donor's class under keep. */
+/* Whether a token of bytes b[0..len) keeps the donor's class under keep (0:
+ * none does, the whole range is walked). */
 static bool pd__keeps(uint32_t keep, const uint8_t *b, uint32_t len) {
   if (keep == UINT32_MAX) return true;
   return len <= (keep & ~PD__KEEP_QUOTE) && !((keep & PD__KEEP_QUOTE) && memchr(b, '"', len));
@@ -1016,10 +1017,6 @@ static void pd__walked_by_byte(const pd_classifier *k, size_t n_ranges, uint32_t
   }
 }
 
-static bool pd__kept(uint32_t by, const uint8_t *b, uint32_t len) {
-  return by && pd__keeps(by, b, len);
-}
-
 /* The donor's class less the tokens walked again: set by set where the donor
  * lists ids (its tokens, not the row, are visited), else through whole rows;
  * with overwrite (an Earley walk, which writes each verdict whole), dense sets
@@ -1033,11 +1030,11 @@ static void pd__from_donor(pd_classifier *k, const pd_mask_class *dc, size_t n_r
     const pd_vocab *v = k->v;
     for (uint32_t i = 0; i < dc->accepted.n; i++) {
       uint32_t id = dc->accepted.data[i], at = v->offs[id];
-      if (pd__kept(by[v->bytes[at]], v->bytes + at, v->offs[id + 1] - at)) pd__set(k, 0, id);
+      if (pd__keeps(by[v->bytes[at]], v->bytes + at, v->offs[id + 1] - at)) pd__set(k, 0, id);
     }
     for (uint32_t i = 0; i < dc->cd.n; i++) {
       uint32_t q = dc->cd.data[i];
-      if (pd__kept(by[t->bytes[t->at[q]]], t->bytes + t->at[q], t->at[q + 1] - t->at[q]))
+      if (pd__keeps(by[t->bytes[t->at[q]]], t->bytes + t->at[q], t->at[q + 1] - t->at[q]))
         pd__set(k, 1, q);
     }
     return;

@@ -736,11 +736,7 @@ static pd_status pd__one_of_strings(pd_sc *sc, const pd_sc_conj *c, size_t i, ui
  * member at least. */
 static pd_status pd__one_of_members(pd_sc *sc, const pd_sc_conj *c, size_t i, uint32_t arr,
                                     uint32_t depth, uint32_t *node) {
-  uint32_t kv[2] = {pd_json_add(&sc->doc, PD_JSON_STRING, "minProperties", 13, NULL, 0),
-                    pd_json_add(&sc->doc, PD_JSON_NUMBER, "1", 1, NULL, 0)};
-  uint32_t some = kv[0] == PD_JSON_NONE || kv[1] == PD_JSON_NONE
-                      ? PD_JSON_NONE
-                      : pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, 2);
+  uint32_t some = pd_sc_derived_number(sc, "minProperties", "1", 1);
   if (some == PD_JSON_NONE) return pd__nomem(sc->err);
   uint32_t acc = pd_ir_nothing(&sc->ir), one;
   for (uint32_t b = 0; b < pd_json_len(&sc->doc, arr); b++) {

@@ -235,6 +235,9 @@ bool pd_sc_trivial_schema(const pd_sc *sc, uint32_t s);
 pd_status pd_sc_key_schemas(pd_sc *sc, uint32_t key, uint32_t *req, uint32_t *forbid);
 
 /* ---- schema_not.c: negation */
+/* A derived schema {kw: number} (the number's text[0..n)); PD_JSON_NONE when
+ * out of memory. */
+uint32_t pd_sc_derived_number(pd_sc *sc, const char *kw, const char *text, size_t n);
 /* Orders the JSON values a and b (numbers by value). */
 int pd_sc_value_cmp(pd_sc *sc, uint32_t a, uint32_t b);
 

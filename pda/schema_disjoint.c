@@ -169,14 +169,10 @@ pd_sc_verdict pd_sc_takes_empty_object(pd_sc *sc, uint32_t s) {
     if (pd_json_at(&sc->doc, r)->kind != PD_JSON_ARRAY) return PD_SC_UNKNOWN;
     if (pd_json_len(&sc->doc, r)) return PD_SC_NO;
   }
-  uint32_t m = pd_json_get(&sc->doc, s, "minProperties");
+  uint32_t m = pd_json_get(&sc->doc, s, "minProperties"), v;
   if (m != PD_JSON_NONE) {
-    char buf[64];
-    pd_json_dec d;
-    if (pd_json_at(&sc->doc, m)->kind != PD_JSON_NUMBER || pd_json_at(&sc->doc, m)->n > sizeof buf)
-      return PD_SC_UNKNOWN;
-    pd_json_number(&sc->doc, m, buf, &d);
-    if (d.n) return d.neg ? PD_SC_UNKNOWN : PD_SC_NO;
+    if (!pd_sc_uint(sc, m, &v)) return PD_SC_UNKNOWN;
+    if (v) return PD_SC_NO;
   }
   for (uint32_t i = 0; i < pd_json_len(&sc->doc, s); i++) {
     const char *k = pd_json_str(&sc->doc, pd_json_mkey(&sc->doc, s, i));

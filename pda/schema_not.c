@@ -48,6 +48,13 @@ static pd_status pd__negs_put(pd_sc *sc, uint32_t from, uint32_t derived) {
   return PD_OK;
 }
 
+uint32_t pd_sc_derived_number(pd_sc *sc, const char *kw, const char *text, size_t n) {
+  uint32_t kv[2] = {pd_json_add(&sc->doc, PD_JSON_STRING, kw, strlen(kw), NULL, 0),
+                    pd_json_add(&sc->doc, PD_JSON_NUMBER, text, n, NULL, 0)};
+  if (kv[0] == PD_JSON_NONE || kv[1] == PD_JSON_NONE) return PD_JSON_NONE;
+  return pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, 2);
+}
+
 /* {neg: v'} for bound b with value node v, made once per v (memoizable
  * conjs); *out PD_JSON_NONE when nothing fails the bound, *ok false when v
  * is not a usable value. */
@@ -73,14 +80,9 @@ static pd_status pd__neg_bound(pd_sc *sc, size_t b, uint32_t v, uint32_t *out, b
                          (unsigned long)((uint64_t)x + (uint64_t)(int64_t)pd__neg_bounds[b].shift));
   }
   uint32_t obj = PD_JSON_NONE;
-  if (n > 0) {
-    const char *name = pd__neg_bounds[b].neg;
-    uint32_t kv[2] = {pd_json_add(&sc->doc, PD_JSON_STRING, name, strlen(name), NULL, 0),
-                      pd_json_add(&sc->doc, PD_JSON_NUMBER, text, n, NULL, 0)};
-    if (kv[0] == PD_JSON_NONE || kv[1] == PD_JSON_NONE ||
-        (obj = pd_json_add(&sc->doc, PD_JSON_OBJECT, NULL, 0, kv, 2)) == PD_JSON_NONE)
-      return pd__nomem(sc->err);
-  }
+  if (n > 0 &&
+      (obj = pd_sc_derived_number(sc, pd__neg_bounds[b].neg, text, n)) == PD_JSON_NONE)
+    return pd__nomem(sc->err);
   *out = obj;
   return pd__negs_put(sc, v, obj);
 }
