@@ -22,6 +22,7 @@
 #define PD__TOP 0x7fffffffu
 #define PD__TOPS 64u
 #define PD__DIRTY 256u      /* words of acc or cd tracked before a run goes dense */
+#define PD__NARROW 4u       /* byte edges of a narrow state (pd__narrow_walk) */
 
 typedef struct pd__item {
   uint32_t state, origin;
@@ -110,8 +111,9 @@ struct pd_classifier {
   bool don_bits;
   /* acc and cd hold the donor's dense sets in the walked ranges too, and
    * the walk writes each verdict whole (set and clear): a subtree that
-   * classifies as from that donor then costs nothing */
-  bool overwrite;
+   * classifies as from that donor then costs nothing; changed: a verdict
+   * differed from the donor's */
+  bool overwrite, changed;
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
@@ -372,11 +374,32 @@ static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
          k->ends.data[d + 1] == k->dflags[d + 1];
 }
 
+/* Whether byte c, unpushed, would take the seed's row at depth d (the last)
+ * and the donor's path to the same lone item with the same end flags (as
+ * pd__donor_step finds after the push): past a wide state of a key
+ * complement, most bytes lead back to the rest of any string, and each cost a
+ * push and a donor step to find that out. */
+static bool pd__donor_meets(pd_classifier *k, uint32_t d, uint8_t c) {
+  uint32_t a = k->rows.data[d];
+  if (k->items.len - a != 1 || k->items.data[a].origin != 0) return false;
+  uint32_t x = pd__step(k, k->items.data[a].state, c);
+  if (x == UINT32_MAX || x != pd__step(k, k->dpath[d], c) || k->states[x].n_call ||
+      k->states[x].flags & PD_STATE_FINAL)
+    return false;
+  uint8_t f = k->dflags[d];
+  bool live = (f & PD__LIVE_END) || ((f & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
+  return live == pd__live_end(k, d, c);
+}
+
 /* Pushes token bytes b[*depth..len); 1 when all went in, 0 when one died, -1 on
  * error, 2 when the row reached is the donor's (pd__donor_step; *depth is its
- * depth). */
+ * depth), 3 when byte *depth would reach it (pd__donor_meets; not pushed). */
 static int pd__push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, uint32_t *depth) {
   for (; *depth < len; ++*depth) {
+    if (k->donor != UINT32_MAX && *depth < k->ddead && pd__donor_meets(k, *depth, b[*depth])) {
+      k->dpatience = PD__DONOR_PATIENCE;
+      return 3;
+    }
     int r = pd__push(k, b[*depth]);
     if (r <= 0) return r;
     if (k->donor != UINT32_MAX && *depth < k->ddead && pd__donor_step(k, *depth, b[*depth])) {
@@ -415,31 +438,34 @@ static void pd__donor_copy(pd_classifier *k, uint32_t lo, uint32_t hi) {
 /* The trie walk from the seed row over trie positions ranges[2j] ..
  * ranges[2j+1) (each the tokens of some first bytes, so its first token shares
  * no byte with the one before and the walk starts it from row 0): fills acc
- * and cd. */
+ * and cd. base > 0: the tokens that share a narrow path's base bytes, whose
+ * rows are pushed and stay (pd__narrow_walk). */
 static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ranges,
-                          pd_error *err) {
+                          uint32_t base, pd_error *err) {
   const pd_trie *t = &k->c->trie;
-  uint32_t depth = 0;
+  uint32_t depth = base;
   for (size_t j = 0; j < n_ranges && !k->over; j++) {
     uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1];
     while (i < hi && !k->over) {
-      uint32_t len;
+      uint32_t len, lcp = t->lcp[i] < base ? base : t->lcp[i];
       const uint8_t *b = pd_trie_bytes(t, i, &len);
-      if (t->lcp[i] < depth) {
-        pd__pop(k, depth - t->lcp[i]);
-        depth = t->lcp[i];
+      if (lcp < depth) {
+        pd__pop(k, depth - lcp);
+        depth = lcp;
         if (k->ddead > depth) k->ddead = UINT32_MAX;
       }
       int r = pd__push_rest(k, b, len, &depth);
       if (r < 0) return pd__nomem(err);
-      if (r == 2) { /* every token under this prefix as the donor has it */
-        uint32_t next = pd_trie_skip_depth(t, i, depth);
+      if (r >= 2) { /* every token under this prefix as the donor has it */
+        uint32_t next = pd_trie_skip_depth(t, i, r == 2 ? depth : depth + 1);
         if (next > hi) next = hi;
         if (!k->overwrite) pd__donor_copy(k, i, next);
         i = next;
         continue;
       }
       if (r) {
+        if (k->overwrite && (!pd_bit_get(k->acc, t->order[i]) || pd_bit_get(k->cd, i)))
+          k->changed = true;
         pd__set(k, 0, t->order[i]);
         if (k->overwrite) pd_bit_clear(k->cd, i);
         i++;
@@ -449,6 +475,7 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
       bool live = pd__live_end(k, depth, b[depth]);
       if (k->overwrite)
         for (uint32_t q = i; q < next; q++) {
+          if (pd_bit_get(k->acc, t->order[q]) || pd_bit_get(k->cd, q) != live) k->changed = true;
           pd_bit_clear(k->acc, t->order[q]);
           if (live) pd_bit_set(k->cd, q);
           else pd_bit_clear(k->cd, q);
@@ -458,7 +485,7 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
       i = next;
     }
   }
-  if (depth) pd__pop(k, depth);
+  if (depth > base) pd__pop(k, depth - base);
   if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", k->row_max);
   return PD_OK;
 }
@@ -739,6 +766,67 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
   pd__free(k->a, st);
   pd__free(k->a, fl);
   return PD_OK;
+}
+
+/* The tokens of trie positions [*lo, *hi), which share their first d bytes,
+ * whose byte d is c, by binary search; those of d bytes (first) left out. */
+static void pd__narrow(const pd_trie *t, uint32_t d, uint8_t c, uint32_t *lo, uint32_t *hi) {
+  uint32_t a = *lo, e = *hi, x, y;
+  while (a < e && t->at[a + 1] - t->at[a] == d) a++;
+  for (x = a, y = e; x < y;) { /* the first whose byte d is >= c */
+    uint32_t m = x + (y - x) / 2;
+    if (t->bytes[t->at[m] + d] < c) x = m + 1;
+    else y = m;
+  }
+  for (*lo = x, y = e; x < y;) { /* the first whose byte d is > c */
+    uint32_t m = x + (y - x) / 2;
+    if (t->bytes[t->at[m] + d] <= c) x = m + 1;
+    else y = m;
+  }
+  *hi = x;
+}
+
+/* Whether state x is narrow: a few byte edges, each of one byte, and no
+ * call (a key's name, where each character may also begin its \u escape). */
+static bool pd__narrow_state(const pd_classifier *k, uint32_t x) {
+  const pd_pda_state *st = &k->states[x];
+  const pd_pda_edge *e = k->edges + st->edges;
+  if (st->n_call || !st->n_byte || st->n_byte > PD__NARROW) return false;
+  for (uint32_t i = 0; i < st->n_byte; i++)
+    if (e[i].lo != e[i].hi) return false;
+  return true;
+}
+
+/* The Earley walk of a narrow seed: along the narrow states below it (not
+ * final: nothing ends there), a token that leaves their bytes dies with
+ * nothing ended, so the tokens under each of their bytes are found by binary
+ * search in the trie instead of stepping through every sibling (after a key's
+ * opening quote, a hundred); those that end on the path are accepted, and the
+ * others are walked from the first state off it. x is the state after depth
+ * bytes, [a, e) the tokens that begin with those bytes, whose rows are pushed. */
+static pd_status pd__narrow_walk(pd_classifier *k, uint32_t x, uint32_t depth, uint32_t a,
+                                 uint32_t e, pd_error *err) {
+  const pd_trie *t = &k->c->trie;
+  const pd_pda_state *st = &k->states[x];
+  const pd_pda_edge *ed = k->edges + st->edges;
+  pd_status s = PD_OK;
+  for (uint32_t i = 0; i < st->n_byte && s == PD_OK; i++) {
+    uint32_t lo = a, hi = e, to = ed[i].to;
+    pd__narrow(t, depth, (uint8_t)ed[i].lo, &lo, &hi);
+    if (lo == hi) continue;
+    int r = pd__push(k, (uint8_t)ed[i].lo);
+    if (r < 0) return pd__nomem(err);
+    if (!r) continue; /* past the row bound (k->over): nothing pushed */
+    if (k->states[to].flags & PD_STATE_FINAL || !pd__narrow_state(k, to)) {
+      uint32_t range[2] = {lo, hi};
+      s = pd__walk(k, range, 1, depth + 1, err);
+    } else {
+      for (; lo < hi && t->at[lo + 1] - t->at[lo] == depth + 1; lo++) pd__set(k, 0, t->order[lo]);
+      s = pd__narrow_walk(k, to, depth + 1, lo, hi, err);
+    }
+    pd__pop(k, 1);
+  }
+  return s;
 }
 
 /* Trie positions of the tokens that begin with byte b: [first[b], first[b+1]). */
@@ -1075,15 +1163,19 @@ static pd_status pd__take(pd_classifier *k, int which, pd_tokset *out, pd_error 
 
 pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors,
                             const pd_mask_class *const *dcls, size_t n_donors,
-                            pd_mask_class *out, pd_error *err) {
+                            pd_mask_class *out, int *same, pd_error *err) {
   memset(out, 0, sizeof *out);
+  *same = -1;
   if (!k->states[s].n_byte) return PD_OK;
   size_t n_ranges = 1;
   if (!k->have_first) pd__first_bytes(k);
   k->dense = false, k->n_dirty[0] = k->n_dirty[1] = 0;
-  bool dfa = k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k));
-  int d = n_donors ? pd__pick_donor(k, s, donors, n_donors, dfa, &n_ranges) : -1;
-  bool survivors = !dfa && d < 0 && pd__loops(k, s);
+  /* a narrow seed walks a few subtrees: no donor saves more than its pick
+   * costs, and they walk no faster for the DFA rows of a large closure */
+  bool narrow = !k->dfa_row[s] && pd__narrow_state(k, s);
+  bool dfa = !narrow && (k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k)));
+  int d = n_donors && !narrow ? pd__pick_donor(k, s, donors, n_donors, dfa, &n_ranges) : -1;
+  bool survivors = !dfa && d < 0 && !narrow && pd__loops(k, s);
   if (d < 0) { /* the tokens of the first bytes s takes (the others die at once) */
     const pd_pda_edge *e = k->edges + k->states[s].edges;
     n_ranges = 0;
@@ -1110,20 +1202,33 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
     st = pd__nomem(err);
   /* the Earley walk takes a donor of the seed's rule beside it */
   int j = d >= 0 ? d : 0;
-  if (!dfa && !survivors && n_donors && k->states[donors[j]].rule == k->states[s].rule) {
+  if (!dfa && !survivors && !narrow && n_donors &&
+      k->states[donors[j]].rule == k->states[s].rule) {
     k->donor = k->dpath[0] = donors[j], k->dflags[0] = 0, k->ddead = UINT32_MAX;
     k->dpatience = PD__DONOR_PATIENCE;
     k->don_cls = dcls[j], k->don_bits = false;
   }
-  if (st == PD_OK && dfa) {
+  if (st == PD_OK && narrow) {
+    st = pd__narrow_walk(k, s, 0, 0, k->c->trie.n, err);
+    if (st == PD_OK && k->over)
+      st = pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", k->row_max);
+  } else if (st == PD_OK && dfa) {
     st = pd__walk_dfa(k, s, k->ranges, n_ranges, err);
   } else if (st == PD_OK && survivors) {
     pd__survivors(k, s, k->ranges, n_ranges, k->cand);
     st = pd__walk_cand(k, k->cand, err);
   } else if (st == PD_OK) {
-    st = pd__walk(k, k->ranges, n_ranges, err);
+    st = pd__walk(k, k->ranges, n_ranges, 0, err);
   }
-  k->donor = UINT32_MAX, k->don_cls = NULL, k->overwrite = false;
+  k->donor = UINT32_MAX, k->don_cls = NULL;
+  if (st == PD_OK && k->overwrite && !k->changed) { /* the donor's class: nothing to take */
+    memset(k->acc, 0, k->c->u.n_words * sizeof *k->acc);
+    memset(k->cd, 0, k->c->pu.n_words * sizeof *k->cd);
+    k->overwrite = false;
+    *same = d;
+    return PD_OK;
+  }
+  k->overwrite = k->changed = false;
   /* both sets are taken even after a failure: acc and cd must be zero again */
   pd_error *e = st == PD_OK ? err : NULL;
   pd_status st_acc = pd__take(k, 0, &out->accepted, e);

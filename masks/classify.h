@@ -48,7 +48,12 @@ void pd_classifier_free(pd_classifier *k);
  * key-complement state past the first letter of a declared name is, one byte
  * later, the rest of any string). Without a donor, a state whose first bytes
  * mostly loop back to it takes the tokens its own automaton keeps alive as
- * accepted and walks only the others (classify.c, the survivors' pass). */
+ * accepted and walks only the others (classify.c, the survivors' pass). A
+ * narrow seed (a few edges of one byte each: a key's name, or its escape)
+ * finds the tokens under each byte by binary search in the trie instead.
+ * *same: the index of the donor whose dense class s's is, as the walk found
+ * no verdict of its own (out is then empty: the caller shares the donor's),
+ * else -1. */
 /* The state most first bytes of s lead to, when s's walk is broad and that
  * state takes more than half of it; when that state only calls a rule, the
  * rule's start instead; else UINT32_MAX. Classified first, it is the donor of
@@ -59,7 +64,7 @@ void pd_classifier_free(pd_classifier *k);
 uint32_t pd_classifier_heir(pd_classifier *k, uint32_t s);
 pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors,
                             const pd_mask_class *const *dcls, size_t n_donors,
-                            pd_mask_class *out, pd_error *err);
+                            pd_mask_class *out, int *same, pd_error *err);
 
 /* The context-dependent tokens of a state s, trie positions pos[0..n)
  * (ascending), decided for a chain of callers: where s's rule ends the local

@@ -68,10 +68,13 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
       donors[n_donors] = y, dcls[n_donors++] = mk->cls[y];
     for (int i = 0; i < PD_MASKS_DONORS && recent[i] != UINT32_MAX; i++)
       if (recent[i] != y) donors[n_donors] = recent[i], dcls[n_donors++] = mk->cls[recent[i]];
-    st = pd_classifier_run(mk->k, s, donors, dcls, n_donors, &cls, err);
+    int same;
+    st = pd_classifier_run(mk->k, s, donors, dcls, n_donors, &cls, &same, err);
     if (st == PD_ERR_LIMIT) {
       out = &pd__walk_class;
       st = PD_OK;
+    } else if (st == PD_OK && same >= 0) {
+      out = dcls[same]; /* the cache's or the grammar's, kept as long as this grammar */
     } else if (st == PD_OK &&
                !(out = n ? pd_mask_cache_put(mk->cache, va, key, n, h, &cls) : NULL)) {
       /* the grammar keeps it, in its own allocator */
@@ -236,8 +239,11 @@ static void pd__snapshot_put(pd_masks *mk) {
   const pd_allocator *a = mk->g->vocab->alloc;
   const pd_mask_class **cls = pd__malloc(a, (mk->n_states ? mk->n_states : 1) * sizeof *cls);
   if (!cls) return;
-  for (uint32_t s = 0; s < mk->n_states; s++)
-    cls[s] = mk->cls[s] == &mk->owned[s] ? NULL : mk->cls[s];
+  uintptr_t lo = (uintptr_t)mk->owned, hi = (uintptr_t)(mk->owned + mk->n_states);
+  for (uint32_t s = 0; s < mk->n_states; s++) { /* owned: its own, or a donor's it shares */
+    uintptr_t c = (uintptr_t)mk->cls[s];
+    cls[s] = c >= lo && c < hi ? NULL : mk->cls[s];
+  }
   pd_mask_cache_snapshot_put(mk->cache, a, mk->gkey, mk->gkey_len, mk->ghash, mk->n_states, cls);
   pd__free(a, cls);
 }
