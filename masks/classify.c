@@ -812,7 +812,8 @@ static pd_status pd__narrow_walk(pd_classifier *k, uint32_t x, uint32_t depth, u
   pd_status s = PD_OK;
   for (uint32_t i = 0; i < st->n_byte && s == PD_OK; i++) {
     uint32_t lo = a, hi = e, to = ed[i].to;
-    pd__narrow(t, depth, (uint8_t)ed[i].lo, &lo, &hi);
+    if (depth) pd__narrow(t, depth, (uint8_t)ed[i].lo, &lo, &hi);
+    else lo = k->first[ed[i].lo], hi = k->first[ed[i].lo + 1]; /* no search of the whole trie */
     if (lo == hi) continue;
     int r = pd__push(k, (uint8_t)ed[i].lo);
     if (r < 0) return pd__nomem(err);
