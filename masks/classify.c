@@ -1171,10 +1171,10 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   size_t n_ranges = 1;
   if (!k->have_first) pd__first_bytes(k);
   k->dense = false, k->n_dirty[0] = k->n_dirty[1] = 0;
-  /* a narrow seed walks a few subtrees: no donor saves more than its pick
-   * costs, and they walk no faster for the DFA rows of a large closure */
-  bool narrow = !k->dfa_row[s] && pd__narrow_state(k, s);
-  bool dfa = !narrow && (k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k)));
+  /* a narrow seed of the Earley walk walks a few subtrees: no donor saves more
+   * than its pick costs (a DFA walk steps each byte with one load: as before) */
+  bool dfa = k->dfa_row[s] || (pd__calls_no_rule(k, s) && pd__dfa_rows(k));
+  bool narrow = !dfa && pd__narrow_state(k, s);
   int d = n_donors && !narrow ? pd__pick_donor(k, s, donors, n_donors, dfa, &n_ranges) : -1;
   bool survivors = !dfa && d < 0 && !narrow && pd__loops(k, s);
   if (d < 0) { /* the tokens of the first bytes s takes (the others die at once) */
