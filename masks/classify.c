@@ -23,6 +23,7 @@
 #define PD__TOPS 64u
 #define PD__DIRTY 256u      /* words of acc or cd tracked before a run goes dense */
 #define PD__NARROW 4u       /* byte edges of a narrow state (pd__narrow_walk) */
+#define PD__NARROW_DEPTH 64u /* the narrow walk's recursion; deeper, the plain walk goes on */
 
 typedef struct pd__item {
   uint32_t state, origin;
@@ -818,7 +819,8 @@ static pd_status pd__narrow_walk(pd_classifier *k, uint32_t x, uint32_t depth, u
     int r = pd__push(k, (uint8_t)ed[i].lo);
     if (r < 0) return pd__nomem(err);
     if (!r) continue; /* past the row bound (k->over): nothing pushed */
-    if (k->states[to].flags & PD_STATE_FINAL || !pd__narrow_state(k, to)) {
+    if (depth + 1 == PD__NARROW_DEPTH || k->states[to].flags & PD_STATE_FINAL ||
+        !pd__narrow_state(k, to)) {
       uint32_t range[2] = {lo, hi};
       s = pd__walk(k, range, 1, depth + 1, err);
     } else {

@@ -397,6 +397,35 @@ static void test_fill_string_lengths(void **state) {
   pd_vocab_free(v);
 }
 
+/* A key's name is a narrow path (classify.c): its tokens are found by binary
+ * search in the trie, with escapes beside each character, and past
+ * PD__NARROW_DEPTH bytes (64) the plain walk goes on from the pushed rows. A
+ * literal of 100 bytes before a call (so the Earley walk classifies it), and
+ * tokens that end on it, leave it, or run past its end. */
+static void test_fill_narrow(void **state) {
+  (void)state;
+  static char a64[65], a70[71], a100b[102], a99[100];
+  memset(a64, 'a', 64), memset(a70, 'a', 70), memset(a99, 'a', 99), memset(a100b, 'a', 100);
+  a100b[100] = 'b';
+  const char *pieces[] = {"a", "aa", "aaaa", a64, a70, a99, a100b, "ab", "b", "c", "ac",
+                          "\\u0061", "\\u00", "\"", "\":", "x", "<eos>"};
+  size_t n = sizeof pieces / sizeof *pieces;
+  pd_vocab *v = pdt__vocab_of(pieces, n, n);
+  char g[300];
+  snprintf(g, sizeof g, "root ::= \"%s\" x\nx ::= \"b\" | \"c\" x", a99);
+  pdt_diff d = {0};
+  pdt__check(v, g, 30, 40, &d);
+  static const char *const schemas[] = {
+      "{\"properties\":{\"aaaa\":{\"type\":\"integer\"},\"ab\":{\"type\":\"string\"}},"
+      "\"required\":[\"ab\"]}"};
+  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++)
+    pdt__check_as(v, schemas[i], true, false, 30, 20, &d);
+  printf("narrow paths: %zu masks compared, %zu differences\n", d.masks, d.differences);
+  assert_true(d.masks > 100);
+  assert_int_equal(d.differences, 0);
+  pd_vocab_free(v);
+}
+
 static void test_fill_schema(void **state) {
   (void)state;
   pd_vocab *v = pdt__vocab();
@@ -981,6 +1010,7 @@ int main(void) {
       cmocka_unit_test(test_fill_small),
       cmocka_unit_test(test_fill_schema),
       cmocka_unit_test(test_fill_string_lengths),
+      cmocka_unit_test(test_fill_narrow),
       cmocka_unit_test(test_fill_shared_pairs),
       cmocka_unit_test(test_fill_survivors),
       cmocka_unit_test(test_fill_cache_option),
