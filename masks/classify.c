@@ -304,10 +304,15 @@ static void pd__pop(pd_classifier *k, uint32_t n) {
   k->items.len = k->rows.data[k->rows.len];
 }
 
-/* Whether the seed's rule ending before byte b (at row r) keeps the token alive. */
+/* Whether, under end flags f, the seed's rule ending before byte b keeps the
+ * token alive. */
+static inline bool pd__live(const pd_classifier *k, uint8_t f, uint8_t b) {
+  return (f & PD__LIVE_END) || ((f & PD__END) && (k->seed_follow[b / 32] >> (b % 32) & 1));
+}
+
+/* The same for row r's flags. */
 static bool pd__live_end(const pd_classifier *k, uint32_t r, uint8_t b) {
-  uint8_t e = k->ends.data[r];
-  return (e & PD__LIVE_END) || ((e & PD__END) && (k->seed_follow[b / 32] >> (b % 32) & 1));
+  return pd__live(k, k->ends.data[r], b);
 }
 
 /* Scans b into a new closed row: 1 pushed, 0 dead, -1 out of memory. */
@@ -367,9 +372,7 @@ static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
     k->ddead = d + 1; /* no step below this prefix reaches the donor's row again */
     return false;
   }
-  uint8_t f = k->dflags[d];
-  bool live = (f & PD__LIVE_END) || ((f & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
-  k->dflags[d + 1] = live ? PD__LIVE_END : 0;
+  k->dflags[d + 1] = pd__live(k, k->dflags[d], c) ? PD__LIVE_END : 0;
   uint32_t a = k->rows.data[d + 1];
   return k->items.len - a == 1 && k->items.data[a].state == y && k->items.data[a].origin == 0 &&
          k->ends.data[d + 1] == k->dflags[d + 1];
@@ -387,9 +390,7 @@ static bool pd__donor_meets(pd_classifier *k, uint32_t d, uint8_t c) {
   if (x == UINT32_MAX || x != pd__step(k, k->dpath[d], c) || k->states[x].n_call ||
       k->states[x].flags & PD_STATE_FINAL)
     return false;
-  uint8_t f = k->dflags[d];
-  bool live = (f & PD__LIVE_END) || ((f & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
-  return live == pd__live_end(k, d, c);
+  return pd__live(k, k->dflags[d], c) == pd__live_end(k, d, c);
 }
 
 /* Pushes token bytes b[*depth..len); 1 when all went in, 0 when one died, -1 on
@@ -742,8 +743,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
         uint8_t c = b[depth];
         uint32_t x = dfa[(size_t)st[depth] * 256 + c];
         if (!x) break;
-        bool live = (fl[depth] & PD__LIVE_END) ||
-                    ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1));
+        bool live = pd__live(k, fl[depth], c);
         st[depth + 1] = (x >> 1) - 1;
         fl[depth + 1] = (uint8_t)((live ? PD__LIVE_END : 0) | (x & 1 ? PD__END : 0));
       }
@@ -756,8 +756,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
        * alike from the donor, so setting their bits changes nothing */
       uint8_t c = b[depth];
       uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-      if ((fl[depth] & PD__LIVE_END) ||
-          ((fl[depth] & PD__END) && (k->seed_follow[c / 32] >> (c % 32) & 1)))
+      if (pd__live(k, fl[depth], c))
         for (uint32_t q = i; q < next; q++) pd__set(k, 1, q);
       for (; keep && li < le && at[li] < next; li++) lcp = gap[li] < lcp ? gap[li] : lcp;
       i = next;
