@@ -59,10 +59,23 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
     const pd_mask_class *dcls[PD_MASKS_DONORS + 1];
     size_t n_donors = 0;
     uint32_t y = depth < PD__HEIR_DEPTH ? pd_classifier_heir(mk->k, s) : UINT32_MAX;
-    if (y != UINT32_MAX && !mk->cls[y]) { /* the heir first (it reuses the key's buffer) */
-      if ((st = pd__class_of(mk, y, depth + 1, err))) return st;
-      if (mk->cls[s]) return PD_OK; /* s was an heir in that chain: classified there */
-      if ((st = pd_statekey_get(mk->sk, s, &key, &n, &h, err))) return st;
+    /* s's key, kept while the heir takes the key's buffer: written out again
+     * after it (as when the copy cannot be had), a large rule's state paid
+     * for its key twice */
+    uint32_t *mine = NULL;
+    if (y != UINT32_MAX && !mk->cls[y]) { /* the heir first */
+      if (n && (mine = pd__malloc(va, n * sizeof *mine))) memcpy(mine, key, n * sizeof *mine);
+      st = pd__class_of(mk, y, depth + 1, err);
+      if (st == PD_OK && mk->cls[s]) { /* s was an heir in that chain: classified there */
+        pd__free(va, mine);
+        return PD_OK;
+      }
+      if (st == PD_OK && mine) key = mine;
+      else if (st == PD_OK && n) st = pd_statekey_get(mk->sk, s, &key, &n, &h, err);
+      if (st != PD_OK) {
+        pd__free(va, mine);
+        return st;
+      }
     }
     if (y != UINT32_MAX && mk->cls[y] != &pd__walk_class)
       donors[n_donors] = y, dcls[n_donors++] = mk->cls[y];
@@ -86,6 +99,7 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
       }
     }
     pd_mask_class_free(&cls, va); /* no-op when the cache took it */
+    pd__free(va, mine);
   }
   if (st == PD_OK && out != &pd__walk_class) { /* the newest donor first */
     memmove(recent + 1, recent, (PD_MASKS_DONORS - 1) * sizeof *recent);
