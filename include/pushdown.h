@@ -182,8 +182,9 @@ typedef struct pd_grammar_options {
   bool any_order;              /* properties in any order (default: as declared); past 12
                                   declared properties an optional one may repeat (a parser
                                   keeps the last value; each was checked), and an object
-                                  with more than 12 required ones, or a minProperties above
-                                  its required count, keeps the declared order */
+                                  with more than 14 required ones (counting those a
+                                  dependency requires), a minProperties above its required
+                                  count, or rules past max_rules keeps the declared order */
   /* documents a $ref may name by URI (nothing is fetched): each is parsed
    * with the schema, its relative references resolve against uri (absolute),
    * or its root's $id when it has one; borrowed for the call only */
