@@ -210,25 +210,27 @@ static bool pd__put_state(pd_statekey *k, uint32_t s, bool many_rules, uint32_t 
   const pd_pda_state *st = &k->states[s];
   const pd_pda_edge *e = k->edges + st->edges;
   bool ok = true;
-  uint32_t head[4] = {many_rules ? pd__rcanon(k, st->rule, &ok) : 0,
-                      st->flags & PD_STATE_FINAL, st->n_byte, st->n_call};
-  ok = ok && pd__put(k, head, 4);
-  for (uint32_t i = 0; i < st->n_byte && ok; i++) {
-    uint32_t w[3] = {e[i].lo, e[i].hi, pd__canon(k, e[i].to, &ok)};
-    ok = ok && pd__put(k, w, 3);
-  }
-  for (uint32_t i = st->n_byte; i < st->n_byte + st->n_call && ok; i++) {
-    uint32_t d = e[i].arg, w[5];
+  /* room for its words at once (keys run to thousands of words, and a check
+   * per word showed in the profile); discovery pushes to other arrays only */
+  if (!pd_array_reserve(k->a, &k->key, 4 + 3 * (size_t)st->n_byte + 5 * (size_t)st->n_call))
+    return false;
+  uint32_t *w = k->key.data + k->key.len;
+  *w++ = many_rules ? pd__rcanon(k, st->rule, &ok) : 0;
+  *w++ = st->flags & PD_STATE_FINAL, *w++ = st->n_byte, *w++ = st->n_call;
+  for (uint32_t i = 0; i < st->n_byte; i++)
+    *w++ = e[i].lo, *w++ = e[i].hi, *w++ = pd__canon(k, e[i].to, &ok);
+  for (uint32_t i = st->n_byte; i < st->n_byte + st->n_call; i++) {
+    uint32_t d = e[i].arg;
     const pd_pda_rule *r = &k->rules[d];
-    w[2] = r->flags & PD_RULE_NULLABLE;
     if (!by_id && (inline_scc == UINT32_MAX || k->scc[d] == inline_scc)) {
-      w[0] = PD__CALL_INLINE, w[1] = pd__rcanon(k, d, &ok), w[3] = pd__canon(k, r->start, &ok);
+      *w++ = PD__CALL_INLINE, *w++ = pd__rcanon(k, d, &ok);
+      *w++ = r->flags & PD_RULE_NULLABLE, *w++ = pd__canon(k, r->start, &ok);
     } else {
-      w[0] = PD__CALL_BY_ID, w[1] = k->id[d], w[3] = 0;
+      *w++ = PD__CALL_BY_ID, *w++ = k->id[d], *w++ = r->flags & PD_RULE_NULLABLE, *w++ = 0;
     }
-    w[4] = pd__canon(k, e[i].to, &ok);
-    ok = ok && pd__put(k, w, 5);
+    *w++ = pd__canon(k, e[i].to, &ok);
   }
+  k->key.len = (size_t)(w - k->key.data);
   return ok;
 }
 
