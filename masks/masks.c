@@ -59,9 +59,9 @@ static pd_status pd__class_of(pd_masks *mk, uint32_t s, int depth, pd_error *err
     const pd_mask_class *dcls[PD_MASKS_DONORS + 1];
     size_t n_donors = 0;
     uint32_t y = depth < PD__HEIR_DEPTH ? pd_classifier_heir(mk->k, s) : UINT32_MAX;
-    /* s's key, kept while the heir takes the key's buffer: written out again
-     * after it (as when the copy cannot be had), a large rule's state paid
-     * for its key twice */
+    /* s's key, copied while the heir's classification takes the key's
+     * buffer: writing it out again after that (as when the copy cannot be
+     * had) made a large rule's state pay for its key twice */
     uint32_t *mine = NULL;
     if (y != UINT32_MAX && !mk->cls[y]) { /* the heir first */
       if (n && (mine = pd__malloc(va, n * sizeof *mine))) memcpy(mine, key, n * sizeof *mine);

@@ -211,7 +211,8 @@ static bool pd__put_state(pd_statekey *k, uint32_t s, bool many_rules, uint32_t 
   const pd_pda_edge *e = k->edges + st->edges;
   bool ok = true;
   /* room for its words at once (keys run to thousands of words, and a check
-   * per word showed in the profile); discovery pushes to other arrays only */
+   * per word showed in the profile); pd__canon and pd__rcanon push to the
+   * queues, never to the key, so w stays valid */
   if (!pd_array_reserve(k->a, &k->key, 4 + 3 * (size_t)st->n_byte + 5 * (size_t)st->n_call))
     return false;
   uint32_t *w = k->key.data + k->key.len;
