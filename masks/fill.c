@@ -416,6 +416,29 @@ static bool pd__cd_large(const pd_tokset *const *cd, size_t n) {
  * and clear their positions after. */
 static bool pd__set_small(const pd_tokset *s) { return s->kind == PD_TOKSET_IDS && s->n <= 256; }
 
+/* Clears the positions of the ids of sets acc[0..n) (all of them IDS) in cand. */
+static void pd__clear_ids(uint32_t *cand, const uint32_t *pos, const pd_tokset **acc, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < acc[i]->n; j++) {
+      uint32_t p = pos[acc[i]->data[j]];
+      if (p != UINT32_MAX) pd_bit_clear(cand, p);
+    }
+}
+
+/* Whether the accepted sets are lists with fewer ids than the cd sets hold
+ * (an upper bound of the candidates): clearing their positions then costs
+ * less than testing every candidate against their union (pd__drop_taken). */
+static bool pd__fewer_accepted(const pd_mask_cache *c, const pd_tokset **acc, size_t n_acc,
+                               const pd_tokset **cd, size_t n_cd) {
+  size_t n = 0, m = 0;
+  for (size_t i = 0; i < n_acc; i++) {
+    if (acc[i]->kind != PD_TOKSET_IDS) return false;
+    n += acc[i]->n;
+  }
+  for (size_t i = 0; i < n_cd && m <= n; i++) m += pd_tokset_count(cd[i], &c->pu);
+  return n < m;
+}
+
 /* The candidates of a row with large cd sets: the kept drop of its cd sets
  * and large accepted sets (made and kept on a miss), less the small sets. */
 static pd_status pd__kept_drop(pd_matcher *m, pd_masks *mk, const pd_tokset **acc, size_t n_acc,
@@ -430,19 +453,20 @@ static pd_status pd__kept_drop(pd_matcher *m, pd_masks *mk, const pd_tokset **ac
   pd_drop_key key;
   pd_masks_drop_key(&key, acc, n_acc, cd, n_cd);
   if (!pd_masks_drop_find(mk, &key, cand, c->pu.n_words)) {
-    uint32_t *large = pd__malloc(m->alloc, c->u.n_words * sizeof *large);
-    if (!large) return PD_ERR_NOMEM;
-    pd_tokset_union(acc, n_acc, large, &c->u);
-    pd_tokset_union(cd, n_cd, cand, &c->pu);
-    pd__drop_taken(cand, c->pu.n_words, c->trie.order, large);
-    pd__free(m->alloc, large);
+    if (pd__fewer_accepted(c, acc, n_acc, cd, n_cd)) {
+      pd_tokset_union(cd, n_cd, cand, &c->pu);
+      pd__clear_ids(cand, c->trie.pos, acc, n_acc);
+    } else {
+      uint32_t *large = pd__malloc(m->alloc, c->u.n_words * sizeof *large);
+      if (!large) return PD_ERR_NOMEM;
+      pd_tokset_union(acc, n_acc, large, &c->u);
+      pd_tokset_union(cd, n_cd, cand, &c->pu);
+      pd__drop_taken(cand, c->pu.n_words, c->trie.order, large);
+      pd__free(m->alloc, large);
+    }
     pd_masks_drop_put(mk, &key, cand);
   }
-  for (size_t i = n_acc; i < n_acc + n_small; i++)
-    for (uint32_t j = 0; j < acc[i]->n; j++) {
-      uint32_t p = c->trie.pos[acc[i]->data[j]];
-      if (p != UINT32_MAX) pd_bit_clear(cand, p);
-    }
+  pd__clear_ids(cand, c->trie.pos, acc + n_acc, n_small);
   return PD_OK;
 }
 
