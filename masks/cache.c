@@ -127,7 +127,7 @@ pd_status pd_mask_cache_get(pd_vocab *v, pd_mask_cache **out, pd_error *err) {
 void pd_mask_cache_free(const pd_allocator *a, pd_mask_cache *c) {
   if (!c) return;
   for (size_t i = 0; i < c->n_table; i++) {
-    pd_mask_entry *e = c->table[i];
+    pd_mask_entry *e = c->table[i].e;
     if (!e) continue;
     pd__free(a, e->key);
     pd__free(a, e);
@@ -188,9 +188,10 @@ static bool pd__packed_eq(const uint8_t *p, size_t len, const uint32_t *key, siz
 static size_t pd__slot(const pd_mask_cache *c, uint64_t h, const uint32_t *key, size_t n) {
   size_t mask = c->n_table - 1, i = (size_t)h & mask;
   for (;; i = (i + 1) & mask) {
-    const pd_mask_entry *e = c->table[i];
+    const pd_mask_entry *e = c->table[i].e;
     if (!e) return i;
-    if (e->hash == h && e->key_len == n && pd__packed_eq(e->key, e->key_bytes, key, n)) return i;
+    if (c->table[i].hash == h && e->key_len == n && pd__packed_eq(e->key, e->key_bytes, key, n))
+      return i;
   }
 }
 
@@ -199,7 +200,7 @@ const pd_mask_class *pd_mask_cache_find(pd_mask_cache *c, const uint32_t *key, s
   const pd_mask_class *found = NULL;
   pthread_mutex_lock(&c->lock);
   if (c->n_table) {
-    pd_mask_entry *e = c->table[pd__slot(c, h, key, n)];
+    pd_mask_entry *e = c->table[pd__slot(c, h, key, n)].e;
     if (e) found = &e->cls;
   }
   if (found)
@@ -213,12 +214,12 @@ const pd_mask_class *pd_mask_cache_find(pd_mask_cache *c, const uint32_t *key, s
 /* Doubles the table (keeps the load under one half). Lock held. */
 static bool pd__grow(pd_mask_cache *c, const pd_allocator *a) {
   size_t n = c->n_table ? c->n_table * 2 : 256;
-  pd_mask_entry **old = c->table, **t = pd__calloc(a, n, sizeof *t);
+  struct pd_mask_slot *old = c->table, *t = pd__calloc(a, n, sizeof *t);
   if (!t) return false;
   size_t n_old = c->n_table;
   c->table = t;
   c->n_table = n;
-  PD_REHASH(t, n, old, n_old);
+  PD_REHASH_BY(t, n, old, n_old, e);
   pd__free(a, old);
   return true;
 }
@@ -298,12 +299,12 @@ static pd_mask_entry *pd__insert(pd_mask_cache *c, const pd_allocator *a, pd_mas
   size_t *bytes = e->id ? &c->intern_bytes : &c->bytes;
   size_t bound = e->id ? c->max_intern_bytes : c->max_bytes;
   if (c->n_table) {
-    pd_mask_entry *there = c->table[pd__slot(c, e->hash, key, e->key_len)];
+    pd_mask_entry *there = c->table[pd__slot(c, e->hash, key, e->key_len)].e;
     if (there) return there;
   }
   if (*bytes + cost > bound) return NULL;
   if ((c->n_entries + 1) * 2 > c->n_table && !pd__grow(c, a)) return NULL;
-  c->table[pd__slot(c, e->hash, key, e->key_len)] = e;
+  c->table[pd__slot(c, e->hash, key, e->key_len)] = (struct pd_mask_slot){e->hash, e};
   c->n_entries++;
   *bytes += cost;
   return e;
@@ -350,7 +351,7 @@ uint32_t pd_mask_cache_intern(pd_mask_cache *c, const pd_allocator *a, const uin
   uint32_t id = 0;
   pthread_mutex_lock(&c->lock);
   if (c->n_table) {
-    pd_mask_entry *e = c->table[pd__slot(c, h, key, n)];
+    pd_mask_entry *e = c->table[pd__slot(c, h, key, n)].e;
     if (e) id = e->id;
   }
   pthread_mutex_unlock(&c->lock);

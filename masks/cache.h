@@ -54,7 +54,13 @@ typedef struct pd_mask_cache {
   uint32_t *eos;          /* stop ids that are not holes */
   uint32_t *empty;        /* normal ids with no bytes (always accepted) */
   uint32_t n_eos, n_empty;
-  pd_mask_entry **table;  /* open hash of entries by key hash; n_table slots */
+  /* open hash of entries by key hash, n_table slots; a slot keeps its entry's
+   * hash beside the pointer, so a probe that passes another entry reads no
+   * entry (a miss probes two slots on average, each a cache miss of its own) */
+  struct pd_mask_slot {
+    uint64_t hash;
+    pd_mask_entry *e; /* NULL: empty */
+  } *table;
   size_t n_table, n_entries;
   size_t bytes, max_bytes; /* memory held by entries, and its bound */
   size_t hits, misses;     /* classification lookups (for reports) */
