@@ -13,7 +13,6 @@
 #define PD__MAX_ROWS 256u /* distinct rows / (row, rule) pairs in a key */
 
 struct pd_memo_entry {
-  uint64_t hash;
   size_t n;
   uint32_t *key;
   uint32_t *mask;
@@ -34,7 +33,10 @@ struct pd_memo_link {
 struct pd_memo_entries {
   struct pd_memo_entries *older;
   size_t n;
-  pd_memo_entry *slot[];
+  struct {
+    uint64_t hash; /* e's, beside it: a probe past another entry reads none */
+    pd_memo_entry *e; /* NULL: empty; published last */
+  } slot[];
 };
 
 struct pd_memo_links {
@@ -53,7 +55,7 @@ pd_status pd_memo_init(pd_memo *mo, size_t n_words, pd_error *err) {
 }
 
 void pd_memo_free(pd_memo *mo, const pd_allocator *a) {
-  for (size_t i = 0; mo->table && i < mo->table->n; i++) pd__free(a, mo->table->slot[i]);
+  for (size_t i = 0; mo->table && i < mo->table->n; i++) pd__free(a, mo->table->slot[i].e);
   for (pd_memo_entries *t = mo->table, *o; t; t = o) o = t->older, pd__free(a, t);
   for (pd_memo_links *t = mo->links, *o; t; t = o) o = t->older, pd__free(a, t);
   pthread_mutex_destroy(&mo->lock);
@@ -367,15 +369,16 @@ bool pd_memo_key(pd_matcher *m, uint32_t room_cap, uint32_t *key, size_t *n) {
 static size_t pd__slot(const pd_memo_entries *t, uint64_t h, const uint32_t *key, size_t n) {
   size_t mask = t->n - 1, i = (size_t)h & mask;
   for (;; i = (i + 1) & mask) {
-    const pd_memo_entry *e = __atomic_load_n(&t->slot[i], __ATOMIC_ACQUIRE);
-    if (!e || (e->hash == h && e->n == n && !memcmp(e->key, key, n * sizeof *key))) return i;
+    const pd_memo_entry *e = __atomic_load_n(&t->slot[i].e, __ATOMIC_ACQUIRE);
+    if (!e || (t->slot[i].hash == h && e->n == n && !memcmp(e->key, key, n * sizeof *key)))
+      return i;
   }
 }
 
 const uint32_t *pd_memo_find(pd_memo *mo, const uint32_t *key, size_t n, uint64_t h) {
   const pd_memo_entries *t = __atomic_load_n(&mo->table, __ATOMIC_ACQUIRE);
-  const pd_memo_entry *e = t ? __atomic_load_n(&t->slot[pd__slot(t, h, key, n)], __ATOMIC_ACQUIRE)
-                             : NULL;
+  const pd_memo_entry *e =
+      t ? __atomic_load_n(&t->slot[pd__slot(t, h, key, n)].e, __ATOMIC_ACQUIRE) : NULL;
   return e ? e->mask : NULL;
 }
 
@@ -387,7 +390,7 @@ static bool pd__grow(pd_memo *mo, const pd_allocator *a) {
   pd_memo_entries *t = pd__calloc(a, 1, cost);
   if (!t) return false;
   t->n = n, t->older = old;
-  if (old) PD_REHASH(t->slot, n, old->slot, old->n);
+  if (old) PD_REHASH_BY(t->slot, n, old->slot, old->n, e);
   __atomic_store_n(&mo->table, t, __ATOMIC_RELEASE);
   mo->bytes += cost;
   return true;
@@ -397,19 +400,20 @@ const uint32_t *pd_memo_put(pd_memo *mo, const pd_allocator *a, const uint32_t *
                             uint64_t h, const uint32_t *mask) {
   size_t cost = sizeof(pd_memo_entry) + (n + mo->n_words) * sizeof *key;
   pthread_mutex_lock(&mo->lock);
-  const pd_memo_entry *had = mo->table ? mo->table->slot[pd__slot(mo->table, h, key, n)] : NULL;
+  const pd_memo_entry *had = mo->table ? mo->table->slot[pd__slot(mo->table, h, key, n)].e : NULL;
   const uint32_t *stored = had ? had->mask : NULL;
   bool room = !had && mo->bytes + cost <= mo->max_bytes &&
               ((mo->table && (mo->n_entries + 1) * 2 <= mo->table->n) || pd__grow(mo, a));
   pd_memo_entry *e = room ? pd__malloc(a, cost) : NULL;
   if (e) {
-    e->hash = h;
     e->n = n;
     e->key = (uint32_t *)(e + 1);
     e->mask = e->key + n;
     memcpy(e->key, key, n * sizeof *key);
     memcpy(e->mask, mask, mo->n_words * sizeof *mask);
-    __atomic_store_n(&mo->table->slot[pd__slot(mo->table, h, key, n)], e, __ATOMIC_RELEASE);
+    size_t i = pd__slot(mo->table, h, key, n);
+    mo->table->slot[i].hash = h;
+    __atomic_store_n(&mo->table->slot[i].e, e, __ATOMIC_RELEASE);
     mo->n_entries++;
     mo->bytes += cost;
     stored = e->mask;
