@@ -16,7 +16,8 @@
  * Single-threaded. Times are wall-clock, or with --cpu-time the thread's CPU
  * time (steadier on a loaded machine: preemption is not counted). The bench
  * also checks every timed mask against the token it was asked about (bit set
- * iff accepted) and reports disagreements on stderr. --verbose prints one line
+ * iff accepted) and reports disagreements on stderr; last, it times empty
+ * spans the same way (the timer's floor, in every TBM sample too). --verbose prints one line
  * per schema file on stderr (compile status, TTFM, tokens, masks over 50 us,
  * slowest mask, wall time), one per refusal (its message) and one per wrong
  * verdict. --any-order compiles schemas with properties in
@@ -500,6 +501,20 @@ static bool pd__mb_split(pd__mb *b) {
   return true;
 }
 
+/* The clock's own part of every span: an empty span timed as TBM is (with
+ * --cpu-time a clock read is a system call, a good part of the p50). */
+static void pd__mb_floor(const pd__mb *b) {
+  pd__mb_samples s = {0};
+  for (int i = 0; i < 10000; i++) {
+    double t0 = pd__mb_now(b);
+    if (!pd__mb_push(&s, (pd__mb_now(b) - t0) / 1e3)) break;
+  }
+  if (s.n) qsort(s.v, s.n, sizeof *s.v, pd__mb_dbl_cmp);
+  printf("timer floor (an empty span, timed alike) us: p50 %.2f  p99 %.2f\n", pd__mb_pct(&s, .5),
+         pd__mb_pct(&s, .99));
+  free(s.v);
+}
+
 static void pd__mb_report(pd__mb *b) {
   if (!pd__mb_split(b)) b->tbm_first.n = b->tbm_later.n = 0; /* out of memory: no split */
   pd__mb_stats_text("TBM  ", &b->tbm);
@@ -521,6 +536,7 @@ static void pd__mb_report(pd__mb *b) {
   pd_vocab_cache_stats(b->vocab, &cs);
   printf("cache: %zu classes, %.1f of %.1f MiB, %zu hits, %zu misses\n", cs.classes,
          (double)cs.bytes / (1 << 20), (double)cs.limit / (1 << 20), cs.hits, cs.misses);
+  pd__mb_floor(b);
   if (b->brute_every)
     printf("brute force: %zu masks of %zu schemas compared over the whole vocabulary, %zu differ\n",
            b->brute_masks, b->brute_schemas, b->brute_differences);

@@ -116,6 +116,7 @@ static void test_cli_maskbench(void **state) {
   assert_non_null(strstr(last, "\"tbm_later_us\":{\"avg\""));
   assert_non_null(strstr(out, "per schema (MaskBench's count): passing 1  compile_errors 0  "
                               "validation_errors 1  invalidation_errors 1"));
+  assert_non_null(strstr(out, "timer floor (an empty span, timed alike) us: p50 "));
   assert_non_null(strstr(last, "\"schemas\":2,\"passing\":3,\"compile_errors\":0,"
                                "\"validation_errors\":1,\"invalidation_errors\":1,\"tokens\":9,"
                                "\"schemas_passing\":1,\"schemas_validation_errors\":1,"
