@@ -56,7 +56,8 @@ typedef struct pd_mask_cache {
   uint32_t n_eos, n_empty;
   /* open hash of entries by key hash, n_table slots; a slot keeps its entry's
    * hash beside the pointer, so a probe that passes another entry reads no
-   * entry (a miss probes two slots on average, each a cache miss of its own) */
+   * entry (at up to half load a lookup that misses passes up to 2.5 slots on
+   * average, each a cache miss of its own) */
   struct pd_mask_slot {
     uint64_t hash;
     pd_mask_entry *e; /* NULL: empty */
