@@ -558,6 +558,79 @@ static pd_status pd__extras(pd__obj *o, const pd__chain *ch, uint32_t *extra, ui
   return pd_sc_ir_status(sc);
 }
 
+/* The chain with each position's choices in one rule:
+ *   F(i,n) = elem_j T(j+1,n+1) for j = i .. r  (| F(P,n) when r = P)
+ *   T(i,n) = sep (elem_j T(j+1,n+1) for j = i .. r)  (| T(P,n) when r = P)
+ * where r is the first required position from i on (P: none): the language
+ * of pd__chain_build's chain, where T(i,n) = sep elem_i T(i+1,n+1) | T(i+1,n)
+ * for an optional i. That chain leaves three items per member still allowed
+ * in every row between members (T(j) waiting on the separator, its tail call
+ * and its end), and a mask there pushes its candidates through all of them:
+ * an object of 201 optional properties (Github_ultra/o46322) made rows of 600
+ * items. Here the row holds one item of T(i) and the members it predicts. The
+ * rules hold every choice, up to PD__FLAT_MAX of them in all (a sum over the
+ * positions, quadratic in a run of optional properties); past it, the chain. */
+#define PD__FLAT_MAX 65536u
+
+static bool pd__flat_fits(const pd__obj *o, const pd__chain *ch) {
+  size_t n = 0, P = o->props.len;
+  for (size_t i = 0; i < P && n <= PD__FLAT_MAX; i++)
+    for (size_t j = i; j < P; j++) {
+      n += ch->cap + 1;
+      if (o->props.data[j].required) break;
+    }
+  return n <= PD__FLAT_MAX;
+}
+
+static pd_status pd__chain_flat(pd__obj *o, pd__chain *ch, uint32_t sep) {
+  pd_sc *sc = o->sc;
+  pd_ir *ir = &sc->ir;
+  uint32_t P = (uint32_t)o->props.len;
+  pd_status st = PD_OK;
+  uint32_t *elems = pd__malloc(ir->alloc, (P + 1) * sizeof *elems);
+  uint32_t *alts = pd__malloc(ir->alloc, (P + 2) * sizeof *alts);
+  if (!elems || !alts) {
+    pd__free(ir->alloc, elems);
+    pd__free(ir->alloc, alts);
+    return pd__nomem(sc->err);
+  }
+  for (uint32_t i = P; i-- > 0 && !st;) {
+    const pd__prop *p = &o->props.data[i];
+    uint32_t key = pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name),
+                                        pd_json_at(&sc->doc, p->name)->n);
+    if (o->some_names != PD_JSON_NONE && o->mark == i) o->with = o->some_value;
+    if (p->forbidden)
+      elems[i] = pd_ir_nothing(ir);
+    else
+      st = pd__member(o, key, p->name, &elems[i]);
+    o->with = PD_JSON_NONE;
+  }
+  for (uint32_t i = 0; i < P && !st; i++)
+    for (uint32_t n = 0; n <= ch->cap; n++) {
+      bool over = o->max != PD_IR_INF && n >= o->max, to_end = true;
+      uint32_t k = 0;
+      for (uint32_t j = i; j < P; j++) {
+        if (!over)
+          alts[k++] = pd_ir_seq2(ir, elems[j], pd_ir_ref(ir, pd__at(ch, ch->first_t, j + 1, n + 1)));
+        if (o->props.data[j].required) {
+          to_end = false;
+          break;
+        }
+      }
+      uint32_t members = pd_ir_alt(ir, alts, k);
+      uint32_t f = members, t = pd_ir_seq2(ir, sep, members);
+      if (to_end) {
+        f = pd_ir_alt2(ir, f, pd_ir_ref(ir, pd__at(ch, ch->first_f, P, n)));
+        t = pd_ir_alt2(ir, t, pd_ir_ref(ir, pd__at(ch, ch->first_t, P, n)));
+      }
+      pd_ir_rule_define(ir, pd__at(ch, ch->first_f, i, n), f);
+      pd_ir_rule_define(ir, pd__at(ch, ch->first_t, i, n), t);
+    }
+  pd__free(ir->alloc, elems);
+  pd__free(ir->alloc, alts);
+  return st ? st : pd_sc_ir_status(sc);
+}
+
 static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
   pd_sc *sc = o->sc;
   pd_ir *ir = &sc->ir;
@@ -574,6 +647,7 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
     pd_ir_rule_define(ir, pd__at(ch, ch->first_f, P, n), f);
     pd_ir_rule_define(ir, pd__at(ch, ch->first_t, P, n), pd_ir_ref(ir, pd__at(ch, xs, 0, n)));
   }
+  if (pd__flat_fits(o, ch)) return pd__chain_flat(o, ch, sep);
   for (uint32_t i = P; i-- > 0;) {
     const pd__prop *p = &o->props.data[i];
     uint32_t key = pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name),

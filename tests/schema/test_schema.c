@@ -437,6 +437,48 @@ static void test_dependent_schemas(void **state) {
   pdt_refused("{\"dependentRequired\":{\"a\":{}}}", PD_ERR_SEMANTIC, "arrays");
 }
 
+/* Declared properties in order: each position's choices in one rule, and
+ * past PD__FLAT_MAX choices (schema_object.c) the chain of rules; both must
+ * keep the declared order, the required members, the counts. */
+static char *pdt_props(int n, int required, const char *extra) {
+  size_t cap = (size_t)n * 40 + 256, at = 0;
+  char *s = malloc(cap);
+  assert_non_null(s);
+  at += (size_t)snprintf(s + at, cap - at, "{\"properties\":{");
+  for (int i = 0; i < n; i++)
+    at += (size_t)snprintf(s + at, cap - at, "%s\"p%d\":{\"type\":\"integer\"}", i ? "," : "", i);
+  at += (size_t)snprintf(s + at, cap - at, "},\"additionalProperties\":false");
+  if (required >= 0) at += (size_t)snprintf(s + at, cap - at, ",\"required\":[\"p%d\"]", required);
+  snprintf(s + at, cap - at, "%s}", extra);
+  return s;
+}
+
+static void test_object_orders(void **state) {
+  (void)state;
+  for (int wide = 0; wide < 2; wide++) { /* 40 properties: one rule a position; 400: the chain */
+    int n = wide ? 400 : 40, mid = n / 2;
+    char *open = pdt_props(n, -1, ""), *req = pdt_props(n, mid, ""),
+         *counted = pdt_props(n, -1, ",\"minProperties\":2,\"maxProperties\":3");
+    char in[256];
+    ACCEPT(open, "{}");
+    snprintf(in, sizeof in, "{\"p0\":1,\"p7\":2,\"p%d\":3}", n - 1);
+    ACCEPT(open, in);
+    ACCEPT(counted, in);
+    REJECT(open, "{\"p7\":2,\"p0\":1}"); /* out of the declared order */
+    REJECT(open, "{\"p7\":2,\"p7\":1}");
+    REJECT(open, "{\"p7\":2.5}");
+    REJECT(counted, "{\"p7\":2}");
+    snprintf(in, sizeof in, "{\"p0\":1,\"p1\":1,\"p2\":1,\"p%d\":1}", n - 1);
+    REJECT(counted, in);
+    snprintf(in, sizeof in, "{\"p3\":1,\"p%d\":2,\"p%d\":3}", mid, n - 1);
+    ACCEPT(req, in);
+    snprintf(in, sizeof in, "{\"p3\":1,\"p%d\":3}", n - 1); /* skips the required one */
+    REJECT(req, in);
+    REJECT(req, "{}");
+    free(open), free(req), free(counted);
+  }
+}
+
 static void test_objects(void **state) {
   (void)state;
   const char *s =
@@ -1261,6 +1303,7 @@ int main(void) {
       cmocka_unit_test(test_strings),
       cmocka_unit_test(test_long_lengths),
       cmocka_unit_test(test_objects),
+      cmocka_unit_test(test_object_orders),
       cmocka_unit_test(test_arrays),
       cmocka_unit_test(test_combinators_refs),
       cmocka_unit_test(test_loud),
