@@ -471,7 +471,9 @@ static bool pd__count_ok(const pd__obj *o, uint32_t n) {
  * members from declared property i on, n members written so far:
  *   F(i,n) = elem_i T(i+1,n+1) | F(i+1,n)            (second only if optional)
  *   T(i,n) = sep elem_i T(i+1,n+1) | T(i+1,n)
- *   F(P,n) = extra X(n+1);  T(P,n) = X(n);  X(n) = sep extra X(n+1) | ""  */
+ *   F(P,n) = extra X(n+1);  T(P,n) = X(n);  X(n) = sep extra X(n+1) | ""
+ * (pd__chain_build), or with each position's choices in one rule
+ * (pd__chain_flat), the same language. */
 typedef struct pd__chain {
   uint32_t first_f, first_t, first_x; /* rule ids: F(i,n) = first_f + i*(cap+1) + n */
   uint32_t first_x0; /* the case of an additional member that meets some_value: X0(n),
