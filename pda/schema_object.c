@@ -560,6 +560,23 @@ static pd_status pd__extras(pd__obj *o, const pd__chain *ch, uint32_t *extra, ui
   return pd_sc_ir_status(sc);
 }
 
+/* The member of declared property i (nothing when it is forbidden). */
+static pd_status pd__prop_elem(pd__obj *o, uint32_t i, uint32_t *elem) {
+  pd_sc *sc = o->sc;
+  const pd__prop *p = &o->props.data[i];
+  pd_status st = PD_OK;
+  if (o->some_names != PD_JSON_NONE && o->mark == i) o->with = o->some_value;
+  if (p->forbidden)
+    *elem = pd_ir_nothing(&sc->ir);
+  else
+    st = pd__member(o,
+                    pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name),
+                                         pd_json_at(&sc->doc, p->name)->n),
+                    p->name, elem);
+  o->with = PD_JSON_NONE;
+  return st;
+}
+
 /* The chain with each position's choices in one rule:
  *   F(i,n) = elem_j T(j+1,n+1) for j = i .. r  (| F(P,n) when r = P)
  *   T(i,n) = sep (elem_j T(j+1,n+1) for j = i .. r)  (| T(P,n) when r = P)
@@ -596,17 +613,7 @@ static pd_status pd__chain_flat(pd__obj *o, pd__chain *ch, uint32_t sep) {
     pd__free(ir->alloc, alts);
     return pd__nomem(sc->err);
   }
-  for (uint32_t i = P; i-- > 0 && !st;) {
-    const pd__prop *p = &o->props.data[i];
-    uint32_t key = pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name),
-                                        pd_json_at(&sc->doc, p->name)->n);
-    if (o->some_names != PD_JSON_NONE && o->mark == i) o->with = o->some_value;
-    if (p->forbidden)
-      elems[i] = pd_ir_nothing(ir);
-    else
-      st = pd__member(o, key, p->name, &elems[i]);
-    o->with = PD_JSON_NONE;
-  }
+  for (uint32_t i = P; i-- > 0 && !st;) st = pd__prop_elem(o, i, &elems[i]);
   for (uint32_t i = 0; i < P && !st; i++)
     for (uint32_t n = 0; n <= ch->cap; n++) {
       bool over = o->max != PD_IR_INF && n >= o->max, to_end = true;
@@ -652,15 +659,8 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
   if (pd__flat_fits(o, ch)) return pd__chain_flat(o, ch, sep);
   for (uint32_t i = P; i-- > 0;) {
     const pd__prop *p = &o->props.data[i];
-    uint32_t key = pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name),
-                                        pd_json_at(&sc->doc, p->name)->n),
-             elem;
-    if (o->some_names != PD_JSON_NONE && o->mark == i) o->with = o->some_value;
-    if (p->forbidden)
-      elem = pd_ir_nothing(ir);
-    else if ((st = pd__member(o, key, p->name, &elem)))
-      return st;
-    o->with = PD_JSON_NONE;
+    uint32_t elem;
+    if ((st = pd__prop_elem(o, i, &elem))) return st;
     for (uint32_t n = 0; n <= ch->cap; n++) {
       bool over = o->max != PD_IR_INF && n >= o->max;
       uint32_t f = over
