@@ -606,27 +606,25 @@ static pd_status pd__chain_flat(pd__obj *o, pd__chain *ch, uint32_t sep) {
   pd_ir *ir = &sc->ir;
   uint32_t P = (uint32_t)o->props.len;
   pd_status st = PD_OK;
+  /* elems[j], then the node "member j, then the rest" (made once a count:
+   * every position before the next required one lists it) */
   uint32_t *elems = pd__malloc(ir->alloc, (P + 1) * sizeof *elems);
-  uint32_t *alts = pd__malloc(ir->alloc, (P + 2) * sizeof *alts);
-  if (!elems || !alts) {
+  uint32_t *then = pd__malloc(ir->alloc, (P + 1) * sizeof *then);
+  if (!elems || !then) {
     pd__free(ir->alloc, elems);
-    pd__free(ir->alloc, alts);
+    pd__free(ir->alloc, then);
     return pd__nomem(sc->err);
   }
   for (uint32_t i = P; i-- > 0 && !st;) st = pd__prop_elem(o, i, &elems[i]);
-  for (uint32_t i = 0; i < P && !st; i++)
-    for (uint32_t n = 0; n <= ch->cap; n++) {
-      bool over = o->max != PD_IR_INF && n >= o->max, to_end = true;
-      uint32_t k = 0;
-      for (uint32_t j = i; j < P; j++) {
-        if (!over)
-          alts[k++] = pd_ir_seq2(ir, elems[j], pd_ir_ref(ir, pd__at(ch, ch->first_t, j + 1, n + 1)));
-        if (o->props.data[j].required) {
-          to_end = false;
-          break;
-        }
-      }
-      uint32_t members = pd_ir_alt(ir, alts, k);
+  for (uint32_t n = 0; n <= ch->cap && !st; n++) {
+    bool over = o->max != PD_IR_INF && n >= o->max;
+    for (uint32_t j = 0; j < P && !over; j++)
+      then[j] = pd_ir_seq2(ir, elems[j], pd_ir_ref(ir, pd__at(ch, ch->first_t, j + 1, n + 1)));
+    for (uint32_t i = 0, r = 0; i < P; i++) { /* r: the first required position from i on, or P */
+      if (!i || r < i)
+        for (r = i; r < P && !o->props.data[r].required;) r++;
+      bool to_end = r == P;
+      uint32_t members = over ? pd_ir_nothing(ir) : pd_ir_alt(ir, then + i, (to_end ? P : r + 1) - i);
       uint32_t f = members, t = pd_ir_seq2(ir, sep, members);
       if (to_end) {
         f = pd_ir_alt2(ir, f, pd_ir_ref(ir, pd__at(ch, ch->first_f, P, n)));
@@ -635,8 +633,9 @@ static pd_status pd__chain_flat(pd__obj *o, pd__chain *ch, uint32_t sep) {
       pd_ir_rule_define(ir, pd__at(ch, ch->first_f, i, n), f);
       pd_ir_rule_define(ir, pd__at(ch, ch->first_t, i, n), t);
     }
+  }
   pd__free(ir->alloc, elems);
-  pd__free(ir->alloc, alts);
+  pd__free(ir->alloc, then);
   return st ? st : pd_sc_ir_status(sc);
 }
 
