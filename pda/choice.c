@@ -139,9 +139,7 @@ pd_status pd_grammar_compile_choice(const char *const *choices, const size_t *le
   uint32_t node = PD_IR_NONE;
   pd_status st = pd_choice_to_ir(&ir, choices, lens, n, &node, err);
   if (st == PD_OK) {
-    uint32_t root = pd_ir_rule_named(&ir, "root", 4);
-    pd_ir_rule_define(&ir, root, node);
-    ir.root = root;
+    pd_ir_set_root(&ir, node);
     st = ir.oom ? pd__nomem(err) : pd_grammar_from_ir(&ir, vocab, opts, out, err);
   }
   pd_ir_free(&ir);

@@ -112,6 +112,12 @@ void pd_ir_rule_define(pd_ir *ir, uint32_t rule, uint32_t body) {
   ir->rules.data[rule].body = body;
 }
 
+void pd_ir_set_root(pd_ir *ir, uint32_t body) {
+  uint32_t root = pd_ir_rule_named(ir, "root", 4);
+  pd_ir_rule_define(ir, root, body);
+  ir->root = root;
+}
+
 static uint32_t pd__node(pd_ir *ir, pd_ir_node n) {
   if (ir->oom || ir->nodes.len >= UINT32_MAX - 1 || !pd_array_push(ir->alloc, &ir->nodes, n)) {
     ir->oom = true;

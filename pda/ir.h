@@ -102,6 +102,8 @@ uint32_t pd_ir_rule_find(const pd_ir *ir, const char *name, size_t len);
 /* A fresh rule with a unique name built from hint (for generated grammars). */
 uint32_t pd_ir_rule_fresh(pd_ir *ir, const char *hint);
 void pd_ir_rule_define(pd_ir *ir, uint32_t rule, uint32_t body);
+/* Makes body the language of the rule "root" and that rule the root. */
+void pd_ir_set_root(pd_ir *ir, uint32_t body);
 /* Sets flags (PD_IR_RULE_*) on rule; no-op on PD_IR_NONE (after a failure). */
 void pd_ir_rule_flag(pd_ir *ir, uint32_t rule, uint32_t flags);
 

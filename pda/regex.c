@@ -1310,9 +1310,7 @@ pd_status pd_grammar_compile_regex(const char *pattern, size_t len, pd_vocab *vo
   if (st == PD_OK && pd_ir_at(&ir, node)->kind == PD_IR_NOTHING)
     st = pd__fail(err, PD_ERR_SEMANTIC, "regex: the pattern matches no string");
   if (st == PD_OK) {
-    uint32_t root = pd_ir_rule_named(&ir, "root", 4);
-    pd_ir_rule_define(&ir, root, node);
-    ir.root = root;
+    pd_ir_set_root(&ir, node);
     st = ir.oom ? pd__nomem(err) : pd_grammar_from_ir(&ir, vocab, opts, out, err);
   }
   pd_ir_free(&ir);

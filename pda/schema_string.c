@@ -507,9 +507,7 @@ static pd_status pd__pattern_run(pd_sc *sc, pd_ir *ir, const char *s, size_t n, 
 /* Runs node, the whole of ir's language, over s. */
 static pd_status pd__regex_run(pd_sc *sc, pd_ir *ir, uint32_t node, const char *s, size_t n,
                                bool *match) {
-  uint32_t root = pd_ir_rule_named(ir, "root", 4);
-  pd_ir_rule_define(ir, root, node);
-  ir->root = root;
+  pd_ir_set_root(ir, node);
   return ir->oom ? pd__nomem(sc->err) : pd__pattern_run(sc, ir, s, n, match);
 }
 
