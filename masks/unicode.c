@@ -53,17 +53,21 @@ pd_uclass pd_unicode_class(uint32_t cp) {
     if (cp == ' ' || (cp >= 9 && cp <= 13)) return PD_UC_SPACE;
     return PD_UC_OTHER;
   }
-  size_t lo = 0, hi = pd_unicode_n_ranges;
+  return (pd_uclass)pd_unicode_range_cls(pd_unicode_ranges, pd_unicode_n_ranges, cp, PD_UC_OTHER);
+}
+
+uint8_t pd_unicode_range_cls(const pd_unicode_range *t, size_t n, uint32_t cp, uint8_t none) {
+  size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (cp < pd_unicode_ranges[mid].lo)
+    if (cp < t[mid].lo)
       hi = mid;
-    else if (cp > pd_unicode_ranges[mid].hi)
+    else if (cp > t[mid].hi)
       lo = mid + 1;
     else
-      return (pd_uclass)pd_unicode_ranges[mid].cls;
+      return t[mid].cls;
   }
-  return PD_UC_OTHER;
+  return none;
 }
 
 /* GPT-2's bytes_to_unicode: the printable bytes 0x21..0x7E, 0xA1..0xAC and

@@ -56,6 +56,8 @@ size_t pd_utf8_decode(const uint8_t *s, size_t n, uint32_t *cp);
 /* Writes cp (<= 0x10FFFF) as UTF-8; returns the length. */
 size_t pd_utf8_encode(uint32_t cp, uint8_t out[4]);
 pd_uclass pd_unicode_class(uint32_t cp);
+/* The cls of the range of t[0..n) (sorted, disjoint) that holds cp, else none. */
+uint8_t pd_unicode_range_cls(const pd_unicode_range *t, size_t n, uint32_t cp, uint8_t none);
 
 /* out = NFC(s[0..n)) (unicode_nfc.c); cps is scratch kept by the caller. Bytes that
  * are not UTF-8 pass through unchanged and block composition. False when an

@@ -15,17 +15,7 @@
 #define PD__RAW 0x110000u /* PD__RAW | b stands for a byte that is not UTF-8 */
 
 static uint8_t pd__ccc(uint32_t cp) {
-  size_t lo = 0, hi = pd_unicode_n_ccc;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (cp < pd_unicode_ccc[mid].lo)
-      hi = mid;
-    else if (cp > pd_unicode_ccc[mid].hi)
-      lo = mid + 1;
-    else
-      return pd_unicode_ccc[mid].cls;
-  }
-  return 0;
+  return pd_unicode_range_cls(pd_unicode_ccc, pd_unicode_n_ccc, cp, 0);
 }
 
 static const pd_unicode_decomp *pd__decomp(uint32_t cp) {
