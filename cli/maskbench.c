@@ -18,9 +18,9 @@
  * also checks every timed mask against the token it was asked about (bit set
  * iff accepted) and reports disagreements on stderr; last, it times empty
  * spans the same way (the timer's floor, in every TBM sample too). --verbose
- * prints one line per schema file on stderr (compile status, TTFM, tokens, masks over 50 us,
- * slowest mask, wall time), one per refusal (its message) and one per wrong
- * verdict. --any-order compiles schemas with properties in
+ * prints one line per schema file on stderr (compile status, TTFM, tokens,
+ * masks over 50 us, slowest mask, wall time), one per refusal (its message)
+ * and one per wrong verdict. --any-order compiles schemas with properties in
  * any order (the default is their declared order, as every engine does;
  * then the valid instances rejected are run again, untimed and after the
  * rest, on a grammar with properties in any order, and those it accepts are

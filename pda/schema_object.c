@@ -768,13 +768,8 @@ static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
   fr[nf++] = a.free;
   for (size_t i = 0; i < o->props.len && !st; i++) {
     const pd__prop *p = &o->props.data[i];
-    uint32_t elem = pd_ir_nothing(ir);
-    if (o->some_names != PD_JSON_NONE && o->mark == i) o->with = o->some_value;
-    if (!p->forbidden)
-      st = pd__member(
-          o, pd_sc_string_literal(sc, pd_json_str(&sc->doc, p->name), pd_json_at(&sc->doc, p->name)->n),
-          p->name, &elem);
-    o->with = PD_JSON_NONE;
+    uint32_t elem;
+    st = pd__prop_elem(o, (uint32_t)i, &elem);
     if (wide && !p->required) {
       fr[nf++] = elem;
       continue;
