@@ -27,6 +27,13 @@
  * so (state, origin) fixes the bytes read since origin and thus the count:
  * deduplication by (state, origin) stays exact.
  *
+ * Set rules (pda.h, a JSON object's members in any order): an item of one
+ * also has a set, the members (rules with a set bit) completed into it since
+ * origin, in counts[i]. Completing a member already in the set is refused, and
+ * so is predicting it (so every row stays a viable prefix); the item may end
+ * only once its set holds the rule's set_need. Items are deduplicated by
+ * (state, origin, set).
+ *
  * Token semantics (the definition pd_matcher_fill_bitmask must reproduce):
  * token t is accepted in the current state iff
  *   - t < vocab size and t is not a PD_TOKEN_HOLE, the matcher is not
@@ -88,7 +95,8 @@ struct pd_matcher {
   bool hashed;
   uint64_t *hkey;
   uint32_t *hstamp, hbits;
-  uint32_t *counts;                    /* per item, see above; NULL without counted rules */
+  uint32_t *counts;                    /* per item, see above; NULL without counted or set rules */
+  bool sets;                           /* the grammar has set rules */
   size_t counts_cap;
   struct pd_memo_scratch *key_scratch; /* masks/memo.c's, made by the first mask key */
   struct pd_earley_calls *calls;       /* calls.c's index of wide rows, made on first use */

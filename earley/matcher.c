@@ -36,6 +36,7 @@ static pd_matcher *pd__alloc(const pd_grammar *g) {
   m->rules = pd_pda_rules(&g->pda);
   m->root = g->pda.root;
   m->max_items = g->opts.max_items_per_row;
+  m->sets = g->pda.n_set != 0;
   size_t n = g->pda.n_states ? g->pda.n_states : 1;
   m->stamp = pd__calloc(a, n, sizeof *m->stamp);
   m->head = pd__malloc(a, n * sizeof *m->head);

@@ -90,7 +90,7 @@ static inline __attribute__((always_inline)) pd_status pd__push(pd_matcher *m, s
   if (m->items.len - start >= m->max_items) return PD_ERR_LIMIT;
   if (!pd_array_reserve(m->alloc, &m->items, 1) || !pd_array_reserve(m->alloc, &m->chain, 1))
     return PD_ERR_NOMEM;
-  if (m->g->pda.n_counted) {
+  if (m->g->pda.n_counted | m->g->pda.n_set) {
     if (m->counts_cap < m->items.cap && !pd__counts_room(m)) return PD_ERR_NOMEM;
     m->counts[m->items.len] = count;
   }
@@ -113,19 +113,41 @@ static __attribute__((noinline)) pd_status pd__add_long(pd_matcher *m, size_t st
 }
 
 /* Adds (state, origin) to the row starting at item index start unless present;
- * count is the item's (earley.h; 0 outside counted rules). */
+ * count is the item's (earley.h; 0 outside counted and set rules). The items
+ * of a set rule are told apart by their sets too, along the whole chain (the
+ * table knows no sets). */
 static pd_status pd__add(pd_matcher *m, size_t start, uint32_t state, uint32_t origin,
                          uint32_t count) {
   uint32_t prev = PD__NONE;
   if (m->stamp[state] == m->gen) {
     prev = m->head[state];
     uint32_t steps = 0;
+    bool set = m->sets && (m->states[state].flags & PD_STATE_SET);
     for (uint32_t i = prev; i != PD__NONE; i = m->chain.data[i - start]) {
-      if (m->items.data[i].origin == origin) return PD_OK;
-      if (++steps == PD__CHAIN_MAX) return pd__add_long(m, start, state, origin, count);
+      if (m->items.data[i].origin == origin && (!set || m->counts[i] == count)) return PD_OK;
+      if (++steps == PD__CHAIN_MAX && !set) return pd__add_long(m, start, state, origin, count);
     }
   }
   return pd__push(m, start, state, origin, count, prev);
+}
+
+/* Whether item i, in state st, may end its rule: a set rule's once every
+ * member it needs has completed. */
+static inline bool pd__may_end(const pd_matcher *m, size_t i, const pd_pda_state *st) {
+  if (!(st->flags & PD_STATE_SET)) return true;
+  uint32_t need = m->rules[st->rule].set_need;
+  return (m->counts[i] & need) == need;
+}
+
+/* The set of item i (a set rule's) once rule callee completes into it: false
+ * when callee is a member completed before. */
+static inline bool pd__set_after(const pd_matcher *m, size_t i, uint32_t callee, uint32_t *set) {
+  uint32_t bit = m->rules[callee].set_bit;
+  *set = m->counts[i];
+  if (!bit) return true;
+  if (*set >> (bit - 1) & 1) return false;
+  *set |= 1u << (bit - 1);
+  return true;
 }
 
 /* Item (rule finished, origin o): advance every caller of rule waiting in row o. */
@@ -134,7 +156,11 @@ static pd_status pd__complete(pd_matcher *m, size_t start, uint32_t rule, uint32
   uint32_t n;
   const pd_earley_call *c = pd_earley_calls_to(m, o, rule, &n);
   for (uint32_t i = 0; c && i < n; i++) {
-    pd_status s = c[i].rule == rule ? pd__add(m, start, c[i].to, c[i].origin, 0) : PD_OK;
+    uint32_t set = 0;
+    if (c[i].rule != rule || (m->sets && (m->states[c[i].to].flags & PD_STATE_SET) &&
+                              !pd__set_after(m, a + c[i].at, rule, &set)))
+      continue;
+    pd_status s = pd__add(m, start, c[i].to, c[i].origin, set);
     if (s) return s;
   }
   if (c) return PD_OK;
@@ -143,8 +169,9 @@ static pd_status pd__complete(pd_matcher *m, size_t start, uint32_t rule, uint32
     const pd_pda_state *st = &m->states[it.state];
     if (!st->n_call) continue;
     const pd_pda_edge *call = pd_pda_call_to(m->edges, st, rule);
-    if (!call) continue;
-    pd_status s = pd__add(m, start, call->to, it.origin, 0);
+    uint32_t set = 0;
+    if (!call || ((st->flags & PD_STATE_SET) && !pd__set_after(m, i, rule, &set))) continue;
+    pd_status s = pd__add(m, start, call->to, it.origin, set);
     if (s) return s;
   }
   return PD_OK;
@@ -159,14 +186,16 @@ static pd_status pd__closure(pd_matcher *m, size_t from) {
     pd_earley_item it = m->items.data[i];
     const pd_pda_state *st = &m->states[it.state];
     pd_status s;
-    if ((st->flags & PD_STATE_FINAL) && it.origin < row &&
+    if ((st->flags & PD_STATE_FINAL) && it.origin < row && pd__may_end(m, i, st) &&
         (s = pd__complete(m, start, st->rule, it.origin)))
       return s;
     const pd_pda_edge *e = m->edges + st->edges + st->n_byte;
     for (uint32_t k = 0; k < st->n_call; k++) {
       const pd_pda_rule *callee = &m->rules[e[k].arg];
+      uint32_t set = 0; /* a member written before is not predicted again */
+      if ((st->flags & PD_STATE_SET) && !pd__set_after(m, i, e[k].arg, &set)) continue;
       if ((s = pd__add(m, start, callee->start, row, 0))) return s;
-      if ((callee->flags & PD_RULE_NULLABLE) && (s = pd__add(m, start, e[k].to, it.origin, 0)))
+      if ((callee->flags & PD_RULE_NULLABLE) && (s = pd__add(m, start, e[k].to, it.origin, set)))
         return s;
     }
   }
@@ -353,7 +382,9 @@ bool pd_earley_accepting(const pd_matcher *m) {
   const pd_earley_item *it = pd_earley_current(m, &n);
   for (size_t i = 0; i < n; i++) {
     const pd_pda_state *st = &m->states[it[i].state];
-    if (it[i].origin == 0 && st->rule == m->root && (st->flags & PD_STATE_FINAL)) return true;
+    if (it[i].origin == 0 && st->rule == m->root && (st->flags & PD_STATE_FINAL) &&
+        pd__may_end(m, (size_t)(it - m->items.data) + i, st))
+      return true;
   }
   return false;
 }

@@ -181,10 +181,13 @@ typedef struct pd_grammar_options {
   bool strict;                 /* additionalProperties false where unspecified */
   bool any_order;              /* properties in any order (default: as declared); past 12
                                   declared properties an optional one may repeat (a parser
-                                  keeps the last value; each was checked), and an object
-                                  with more than 14 required ones (counting those a
-                                  dependency requires), a minProperties above its required
-                                  count, or rules past max_rules keeps the declared order */
+                                  keeps the last value; each was checked). An object with
+                                  more than 32 required ones (counting those a dependency
+                                  requires), a minProperties above its required count, or
+                                  rules past max_rules keeps the declared order. Past 14
+                                  required ones (and without maxProperties) the matcher
+                                  keeps the set written, and masks where it matters are
+                                  the parser's to decide (slower) */
   /* documents a $ref may name by URI (nothing is fetched): each is parsed
    * with the schema, its relative references resolve against uri (absolute),
    * or its root's $id when it has one; borrowed for the call only */

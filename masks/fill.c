@@ -61,8 +61,14 @@ static void pd__fill_rest(const pd_matcher *m, const pd_mask_cache *c, uint32_t 
 /* Accepted sets of the row's distinct states, then the cd stragglers. */
 static pd_status pd__fill_classified(pd_matcher *m, pd_masks *mk, uint32_t *words);
 
+/* Whether state s is of a rule whose language holds a set rule: no class
+ * knows the sets of its items (masks_internal.h). */
+static inline bool pd__set_in(const pd_matcher *m, const pd_masks *mk, uint32_t s) {
+  return mk->set_in && mk->set_in[m->states[s].rule];
+}
+
 /* Whether every state of the row has a class (classifying those that no mask
- * needed before). */
+ * needed before), but those pd__set_in leaves to the walk. */
 static pd_status pd__row_classified(const pd_matcher *m, pd_masks *mk, bool *all) {
   *all = false;
   if (!mk) return PD_OK;
@@ -70,6 +76,7 @@ static pd_status pd__row_classified(const pd_matcher *m, pd_masks *mk, bool *all
   const pd_earley_item *it = pd_earley_current(m, &n);
   for (size_t i = 0; i < n; i++) {
     const pd_mask_class *c;
+    if (pd__set_in(m, mk, it[i].state)) continue;
     pd_status st = pd_masks_class(mk, it[i].state, &c, NULL);
     if (st != PD_OK || !c) return st;
   }
@@ -510,6 +517,7 @@ static size_t pd__row_classes(const pd_matcher *m, const pd_masks *mk,
   const pd_earley_item *it = pd_earley_current(m, &n);
   const pd_mask_class *seen[PD__CLASS_SLOTS] = {0};
   for (size_t i = 0; i < n; i++) {
+    if (pd__set_in(m, mk, it[i].state)) continue;
     const pd_mask_class *c = __atomic_load_n(&mk->cls[it[i].state], __ATOMIC_ACQUIRE);
     if (pd__class_empty(c)) continue; /* rejects every text token */
     size_t j = (size_t)(((uintptr_t)c >> 4) * 0x9E3779B1u) & (PD__CLASS_SLOTS - 1);
@@ -583,6 +591,7 @@ static void pd__refine(pd_matcher *m, pd_masks *mk, pd__sets *x, uint32_t s,
       break;
     }
     uint32_t r = callers[2 * j], o2 = callers[2 * j + 1];
+    if ((whole = pd__set_in(m, mk, r))) break;
     const pd_pair_class *p = *budget ? (--*budget, pd_masks_pair(mk, s, parent, r, cd)) : NULL;
     if ((whole = !p)) break;
     if (!pd__set_empty(&p->cls.accepted) && pd__first_time(x, &p->cls.accepted, full))
@@ -601,12 +610,42 @@ static bool pd__row_pairs(pd_matcher *m, pd_masks *mk, pd__sets *x) {
   uint32_t budget = PD__REFINE_MAX;
   const pd_earley_item *it = pd_earley_current(m, &n);
   for (size_t i = 0; i < n && !full; i++) {
+    if (pd__set_in(m, mk, it[i].state)) continue;
     const pd_mask_class *c = __atomic_load_n(&mk->cls[it[i].state], __ATOMIC_ACQUIRE);
     if (!pd__set_empty(&c->cd))
       pd__refine(m, mk, x, it[i].state, NULL, &c->cd, it[i].origin, m->states[it[i].state].rule,
                  &budget, &full);
   }
   return !full;
+}
+
+/* The tokens whose first byte an item pd__set_in leaves to the walk scans:
+ * every path of a token begins with a byte edge of some item of the row, and
+ * the classes of the others account for theirs. */
+static pd_status pd__fill_set_in(pd_matcher *m, pd_masks *mk, uint32_t *words) {
+  uint32_t first[8] = {0}, any = 0;
+  size_t n;
+  const pd_earley_item *it = pd_earley_current(m, &n);
+  for (size_t i = 0; i < n; i++)
+    if (pd__set_in(m, mk, it[i].state))
+      pd_pda_state_bytes(m->edges, &m->states[it[i].state], first);
+  for (int w = 0; w < 8; w++) any |= first[w];
+  if (!any) return PD_OK;
+  const pd_mask_cache *c = mk->cache;
+  const pd_trie *t = &c->trie;
+  uint32_t local[PD__STACK_WORDS], *cand = local;
+  size_t n_words = c->pu.n_words;
+  if (n_words > PD__STACK_WORDS && !(cand = pd__malloc(m->alloc, n_words * sizeof *cand)))
+    return PD_ERR_NOMEM;
+  memset(cand, 0, n_words * sizeof *cand);
+  for (uint32_t p = 0, end; p < t->n; p = end) { /* the tokens of one first byte lie together */
+    uint8_t b = t->bytes[t->at[p]];
+    end = t->skip1[p];
+    for (uint32_t q = p; q < end && (first[b / 32] >> (b % 32) & 1); q++) pd_bit_set(cand, q);
+  }
+  pd_status st = pd__walk_candidates(m, t, cand, n_words, false, words);
+  if (cand != local) pd__free(m->alloc, cand);
+  return st;
 }
 
 static pd_status pd__fill_classified(pd_matcher *m, pd_masks *mk, uint32_t *words) {
@@ -625,5 +664,6 @@ static pd_status pd__fill_classified(pd_matcher *m, pd_masks *mk, uint32_t *word
       if (!pd__set_empty(&cls[i]->cd)) x.cd[x.n_cd++] = &cls[i]->cd;
   }
   pd_tokset_union(x.acc, x.n_acc, words, &mk->cache->u);
-  return pd__fill_cd(m, mk, x.acc, x.n_acc, x.cd, x.n_cd, words);
+  pd_status st = pd__fill_cd(m, mk, x.acc, x.n_acc, x.cd, x.n_cd, words);
+  return st == PD_OK && mk->set_in ? pd__fill_set_in(m, mk, words) : st;
 }

@@ -197,6 +197,26 @@ static pd_status pd__counted_exits(pd_masks *mk, const pd_allocator *a) {
   return PD_OK;
 }
 
+/* set_in (masks_internal.h): the set rules, then every rule that calls a
+ * rule marked, until none is added. */
+static uint8_t *pd__set_in(const pd_pda *p, const pd_allocator *a) {
+  const pd_pda_rule *rules = pd_pda_rules(p);
+  const pd_pda_state *states = pd_pda_states(p);
+  const pd_pda_edge *edges = pd_pda_edges(p);
+  uint8_t *in = pd__calloc(a, p->n_rules ? p->n_rules : 1, 1);
+  if (!in) return NULL;
+  for (uint32_t r = 0; r < p->n_rules; r++) in[r] = rules[r].set_need != 0;
+  for (bool more = true; more;) {
+    more = false;
+    for (uint32_t s = 0; s < p->n_states; s++) {
+      const pd_pda_edge *e = edges + states[s].edges + states[s].n_byte;
+      for (uint32_t k = 0; k < states[s].n_call && !in[states[s].rule]; k++)
+        if (in[e[k].arg]) in[states[s].rule] = 1, more = true;
+    }
+  }
+  return in;
+}
+
 pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *err) {
   *out = NULL;
   pd_mask_cache *c;
@@ -211,6 +231,7 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
   }
   mk->g = g;
   mk->cache = c;
+  mk->fresh_room = UINT32_MAX;
   mk->n_states = g->pda.n_states;
   size_t n = mk->n_states ? mk->n_states : 1;
   mk->cls = pd__calloc(a, n, sizeof *mk->cls);
@@ -222,11 +243,11 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
   st = mk->cls && mk->owned && mk->donors
            ? pd_follow_build(&g->pda, g->vocab->alloc, &mk->follow, err)
            : pd__nomem(err);
-  mk->fresh_room = UINT32_MAX;
   const pd_pda_rule *rules = pd_pda_rules(&g->pda);
   for (uint32_t r = 0; g->pda.n_counted && r < g->pda.n_rules; r++)
     if (rules[r].count && rules[r].count < mk->fresh_room) mk->fresh_room = rules[r].count;
   if (st == PD_OK && g->pda.n_counted && pd__counted_exits(mk, a) != PD_OK) st = pd__nomem(err);
+  if (st == PD_OK && g->pda.n_set && !(mk->set_in = pd__set_in(&g->pda, a))) st = pd__nomem(err);
   const pd_pda_state *states = pd_pda_states(&g->pda);
   for (uint32_t s = 0; st == PD_OK && s < mk->n_states; s++)
     if (!states[s].n_byte) mk->cls[s] = &pd__empty_class;
@@ -280,6 +301,7 @@ void pd_masks_free(pd_masks *mk, const pd_allocator *a) {
   pd__free(a, mk->donors);
   pd__free(a, mk->exit_of);
   pd__free(a, mk->forced);
+  pd__free(a, mk->set_in);
   pd__free(a, mk);
 }
 

@@ -20,6 +20,12 @@ struct pd_masks {
   size_t bytes;                  /* memory of the tables above */
   pd_memo memo;                  /* whole masks by configuration (memo.h) */
   bool memo_ok;                  /* memo initialized */
+  /* with set rules (pda.h), NULL without: set_in[r] when rule r's language
+   * (its automaton and its callees', classify.h) holds a set rule. Their
+   * items differ by their sets, which the classes know nothing of, so a row
+   * with an item of such a rule is the walk's, and a chain of caller classes
+   * stops at such a caller (fill.c) */
+  uint8_t *set_in;
   pthread_mutex_t lock;          /* guards classifying: k, owned, bytes, cls writes */
   struct pd_classifier *k;       /* made on the first class needed */
   struct pd_statekey *sk;        /* likewise */

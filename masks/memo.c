@@ -203,8 +203,10 @@ static size_t pd__sort_unique(uint32_t *p, size_t n) {
  * an item in one has done its completion already. */
 static bool pd__ends(const pd_matcher *m, uint32_t state) {
   const pd_pda_state *st = &m->states[state];
+  /* a set rule's end waits on its set, and the caller of a rule it calls is
+   * named by its origin row, where pd__emit_sets finds the set rule's item */
   return st->rule != m->root && (st->flags & PD_STATE_FINAL) && !st->n_byte && !st->n_call &&
-         !st->n_token;
+         !st->n_token && !(st->flags & (PD_STATE_SET | PD_STATE_SET_CALLEE));
 }
 
 /* Whether the i-th call of a row's index idx (or else item it[i]) is to
@@ -322,6 +324,24 @@ static void pd__emit_callers(pd_matcher *m, pd__keyb *b, pd_memo_scratch *sc,
   }
 }
 
+/* Set rules' items (earley.h) differ by their sets, which the lists do not
+ * say: per row of the key, in the order found (rows found on the way join
+ * the end), its items of set rules as (state, row#, set), then an end mark. */
+static void pd__emit_sets(const pd_matcher *m, pd__keyb *b) {
+  for (uint32_t r = 0; r < b->n_rows && !b->full; r++) {
+    size_t n;
+    const pd_earley_item *it = pd_earley_row(m, b->rows[r], &n);
+    size_t first = (size_t)(it - m->items.data);
+    for (size_t i = 0; i < n && !b->full; i++)
+      if (m->states[it[i].state].flags & PD_STATE_SET) {
+        pd__emit(b, it[i].state);
+        pd__emit(b, pd__rownum(b, it[i].origin));
+        pd__emit(b, m->counts[first + i]);
+      }
+    pd__emit(b, UINT32_MAX);
+  }
+}
+
 bool pd_memo_key(pd_matcher *m, uint32_t room_cap, uint32_t *key, size_t *n) {
   pd__keyb b;
   b.key = key;
@@ -360,6 +380,7 @@ bool pd_memo_key(pd_matcher *m, uint32_t room_cap, uint32_t *key, size_t *n) {
     pd__emit(&b, rule);
     pd__emit_callers(m, &b, sc, row, rule);
   }
+  if (m->sets) pd__emit_sets(m, &b);
   *n = b.n;
   return !b.full;
 }

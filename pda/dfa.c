@@ -207,7 +207,7 @@ pd_status pd_pda_dfa_build(pd_pda_builder *b, const pd_nfa *nfa, uint32_t rule, 
   if (!s && !pd_array_push(b->a, &u.seed, nfa->start)) s = pd__nomem(err);
   if (!s) s = pd__intern(&u, &id, err);
   for (uint32_t d = 0; !s && d < u.s.sets.len; d++) s = pd__expand(&u, b, d, rule, start, err);
-  if (!s) b->rules.data[rule] = (pd_pda_rule){start, (uint32_t)u.s.sets.len, 0, 0, 0};
+  if (!s) b->rules.data[rule] = (pd_pda_rule){.start = start, .n_states = (uint32_t)u.s.sets.len};
   pd__sub_free(&u);
   return s;
 }

@@ -72,7 +72,8 @@ uint32_t pd_ir_rule_named(pd_ir *ir, const char *name, size_t len) {
     ir->oom = true;
     return PD_IR_NONE;
   }
-  pd_ir_rule r = {(uint32_t)ir->names.len, (uint32_t)len, PD_IR_NONE, 0, 0, 0};
+  pd_ir_rule r = {
+      .name_off = (uint32_t)ir->names.len, .name_len = (uint32_t)len, .body = PD_IR_NONE};
   memcpy(ir->names.data + ir->names.len, name, len);
   ir->names.len += len;
   ir->names.data[ir->names.len++] = '\0';
@@ -94,13 +95,34 @@ void pd_ir_rule_flag(pd_ir *ir, uint32_t rule, uint32_t flags) {
   if (rule != PD_IR_NONE) ir->rules.data[rule].flags |= flags;
 }
 
-uint32_t pd_ir_counted(pd_ir *ir, uint32_t body, uint32_t max) {
-  uint32_t r = pd_ir_rule_fresh(ir, "counted");
+/* A fresh rule of body that is never copied into its callers: the matcher
+ * keeps what it needs of it (a count, a set of members) in its own items. */
+static uint32_t pd__called(pd_ir *ir, const char *hint, uint32_t body) {
+  uint32_t r = pd_ir_rule_fresh(ir, hint);
   pd_ir_rule_define(ir, r, body);
   if (ir->oom) return PD_IR_NONE;
-  /* never copied into its caller: the matcher counts in its own items */
   ir->rules.data[r].flags |= PD_IR_RULE_CALLED;
+  return r;
+}
+
+uint32_t pd_ir_counted(pd_ir *ir, uint32_t body, uint32_t max) {
+  uint32_t r = pd__called(ir, "counted", body);
+  if (r == PD_IR_NONE) return PD_IR_NONE;
   ir->rules.data[r].count = max;
+  return pd_ir_ref(ir, r);
+}
+
+uint32_t pd_ir_set_member(pd_ir *ir, uint32_t body, uint32_t p) {
+  uint32_t r = pd__called(ir, "member", body);
+  if (r == PD_IR_NONE) return PD_IR_NONE;
+  ir->rules.data[r].set_bit = p + 1;
+  return pd_ir_ref(ir, r);
+}
+
+uint32_t pd_ir_set(pd_ir *ir, uint32_t body, uint32_t need) {
+  uint32_t r = pd__called(ir, "set", body);
+  if (r == PD_IR_NONE) return PD_IR_NONE;
+  ir->rules.data[r].set_need = need;
   return pd_ir_ref(ir, r);
 }
 

@@ -62,6 +62,8 @@ typedef struct pd_ir_rule {
   size_t ref_offset;           /* source offset of the first reference (for errors) */
   uint32_t flags;              /* PD_IR_RULE_* */
   uint32_t count;              /* a counted rule's bound in characters (pd_ir_counted); 0 = not */
+  uint32_t set_need;           /* a set rule's members that must all complete (pd_ir_set) */
+  uint32_t set_bit;            /* a set member's bit + 1 (pd_ir_set_member); 0: not one */
 } pd_ir_rule;
 
 enum {
@@ -138,6 +140,16 @@ uint32_t pd_ir_and(pd_ir *ir, uint32_t a, uint32_t b);
  * A raw UTF-8 character, an escape and a surrogate pair of escapes are one
  * character each (units.c marks where each begins). max >= 1. */
 uint32_t pd_ir_counted(pd_ir *ir, uint32_t body, uint32_t max);
+/* Members written in any order, each at most once: an object with more
+ * required properties than subsets of them can be rules (2^18 for 18). The
+ * matcher keeps the set of members written in the set rule's items (earley.h)
+ * instead. pd_ir_set_member(ir, body, p) is member p (p < 32) as a fresh rule
+ * that is always called; pd_ir_set(ir, body, need) is a fresh rule whose body
+ * calls members, that may complete each member at most once and may end only
+ * once every member in need has completed (need != 0). A member belongs to one
+ * set rule. */
+uint32_t pd_ir_set_member(pd_ir *ir, uint32_t body, uint32_t p);
+uint32_t pd_ir_set(pd_ir *ir, uint32_t body, uint32_t need);
 /* The strings of a made of min..max units u (a JSON string's body whose
  * characters are counted): one product automaton of a and a counter, never
  * max copies of u. u must be non-empty and prefix-free (a string of units

@@ -146,6 +146,22 @@ static bool pd__edge_live(const pd__prune *p, const pd_pda_edge *e) {
   return true;
 }
 
+/* Whether set rule r (pd_pda_rule.set_need) calls a productive rule for
+ * each member it needs: else it derives nothing, however its automaton looks. */
+static bool pd__needs_met(const pd__prune *p, uint32_t r) {
+  const pd_pda_builder *b = p->b;
+  const pd_pda_rule *ru = &b->rules.data[r];
+  uint32_t met = 0;
+  for (uint32_t s = ru->start; s < ru->start + ru->n_states; s++) {
+    const pd_pda_state *st = &b->states.data[s];
+    for (uint32_t k = st->n_byte; k < st->n_byte + st->n_call; k++) {
+      uint32_t callee = b->edges.data[st->edges + k].arg, bit = b->rules.data[callee].set_bit;
+      if (bit && p->prod[callee]) met |= 1u << (bit - 1);
+    }
+  }
+  return (met & ru->set_need) == ru->set_need;
+}
+
 /* live[s]: s can reach a final state of its rule; prod[r]: rule r's start is live. */
 static void pd__liveness(pd__prune *p) {
   const pd_pda_builder *b = p->b;
@@ -157,6 +173,7 @@ static void pd__liveness(pd__prune *p) {
       bool ok = st->flags & PD_STATE_FINAL;
       uint32_t ne = st->n_byte + st->n_call + st->n_token;
       for (uint32_t e = 0; e < ne && !ok; e++) ok = pd__edge_live(p, &b->edges.data[st->edges + e]);
+      if (ok && b->rules.data[st->rule].set_need) ok = pd__needs_met(p, st->rule);
       if (!ok) continue;
       p->live[s] = 1;
       if (b->rules.data[st->rule].start == s) p->prod[st->rule] = 1;
@@ -284,6 +301,33 @@ static pd_status pd__prune_all(pd_pda_builder *b, const pd_vocab *vocab, uint32_
   return s;
 }
 
+/* ------------------------------------------------------------------ sets */
+
+/* The set fields of the IR's rules, before pruning (pd__needs_met). */
+static void pd__copy_sets(pd_pda_builder *b, const pd_ir *w) {
+  for (uint32_t r = 0; r < w->rules.len && r < b->rules.len; r++) {
+    bool defined = w->rules.data[r].body != PD_IR_NONE;
+    b->rules.data[r].set_need = defined ? w->rules.data[r].set_need : 0;
+    b->rules.data[r].set_bit = defined ? w->rules.data[r].set_bit : 0;
+  }
+}
+
+/* Flags the states of the set rules left and of the rules they call. */
+static void pd__mark_sets(pd_pda_builder *b) {
+  for (uint32_t r = 0; r < b->rules.len; r++) {
+    const pd_pda_rule *ru = &b->rules.data[r];
+    for (uint32_t s = ru->start; ru->set_need && s < ru->start + ru->n_states; s++) {
+      pd_pda_state *st = &b->states.data[s];
+      st->flags |= PD_STATE_SET;
+      for (uint32_t k = st->n_byte; k < st->n_byte + st->n_call; k++) {
+        const pd_pda_rule *callee = &b->rules.data[b->edges.data[st->edges + k].arg];
+        for (uint32_t c = callee->start; c < callee->start + callee->n_states; c++)
+          b->states.data[c].flags |= PD_STATE_SET_CALLEE;
+      }
+    }
+  }
+}
+
 /* ------------------------------------------------------------------ pack */
 
 static size_t pd__align8(size_t n) { return (n + 7) & ~(size_t)7; }
@@ -312,6 +356,7 @@ static pd_status pd__pack(const pd_pda_builder *b, const pd_ir *w, uint32_t n_ir
     ru.name = w->rules.data[r].name_off;
     ru.count = w->rules.data[r].body != PD_IR_NONE ? w->rules.data[r].count : 0;
     p.n_counted += ru.count != 0;
+    p.n_set += ru.set_need != 0;
     if (r >= n_ir_rules) ru.flags |= PD_RULE_HELPER;
     memcpy(m + p.rules_at + r * sizeof ru, &ru, sizeof ru);
   }
@@ -342,7 +387,7 @@ static pd_status pd__automata(pd_pda_builder *b, const pd_ir *w, size_t n_own,
     if (body == PD_IR_NONE) {
       /* never referenced from the root: a lone non-final state */
       pd_pda_state st = {r, (uint32_t)b->edges.len, 0, 0, 0, 0};
-      b->rules.data[r] = (pd_pda_rule){(uint32_t)b->states.len, 1, 0, 0, 0};
+      b->rules.data[r] = (pd_pda_rule){.start = (uint32_t)b->states.len, .n_states = 1};
       if (!pd_array_push(b->a, &b->states, st)) s = pd__nomem(err);
       continue;
     }
@@ -409,8 +454,10 @@ pd_status pd_pda_build(const pd_ir *ir, const pd_vocab *vocab, pd_rule_cache *ca
     b.rules.len = w.rules.len;
     s = pd__automata(&b, &w, ir->rules.len, cache, err);
   }
+  if (!s) pd__copy_sets(&b, &w);
   if (!s) s = pd__prune_all(&b, vocab, w.root, pd_ir_rule_name(&w, w.root), err);
   if (!s) s = pd_pda_mark_units(&b, &w, err);
+  if (!s) pd__mark_sets(&b);
   if (!s) s = pd__pack(&b, &w, (uint32_t)ir->rules.len, out, err);
   pd__builder_free(&b);
   pd_ir_free(&w);
@@ -469,6 +516,8 @@ pd_status pd_pda_dump(const pd_pda *p, const pd_allocator *a, char **out) {
     pd__printf(&t, "%s%s%s", pd_pda_rule_name(p, r),
                rules[r].flags & PD_RULE_NULLABLE ? " nullable" : "", r == p->root ? " root" : "");
     if (rules[r].count) pd__printf(&t, " counted %u", rules[r].count);
+    if (rules[r].set_need) pd__printf(&t, " set %#x", rules[r].set_need);
+    if (rules[r].set_bit) pd__printf(&t, " member %u", rules[r].set_bit - 1);
     pd__printf(&t, "%s", "\n");
     for (uint32_t s = rules[r].start; s < rules[r].start + rules[r].n_states; s++) {
       const pd_pda_state *st = &states[s];

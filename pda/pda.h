@@ -102,8 +102,10 @@ typedef struct pd_pda_edge {
 
 enum {
   PD_STATE_FINAL = 1u << 0,     /* the rule may end here */
-  PD_STATE_UNIT_START = 1u << 1 /* a counted rule's state between characters: a unit begins on
-                                   every edge out of it (units.c) */
+  PD_STATE_UNIT_START = 1u << 1, /* a counted rule's state between characters: a unit begins on
+                                    every edge out of it (units.c) */
+  PD_STATE_SET = 1u << 2,        /* a state of a set rule (pd_pda_rule.set_need) */
+  PD_STATE_SET_CALLEE = 1u << 3  /* a state of a rule a set rule calls (masks/memo.c) */
 };
 
 typedef struct pd_pda_state {
@@ -127,12 +129,18 @@ typedef struct pd_pda_rule {
    * JSON characters with byte edges only, and the matcher refuses an edge out
    * of a PD_STATE_UNIT_START state (a unit begins) once count units have */
   uint32_t count;
+  /* a set rule (pd_ir_set): the members that must all complete before it may
+   * end, 0 for others; its items carry the set of members completed (earley.h) */
+  uint32_t set_need;
+  /* a set member (pd_ir_set_member): 1 + its bit, 0 for others */
+  uint32_t set_bit;
 } pd_pda_rule;
 
 typedef struct pd_pda {
   uint32_t n_rules, n_states, n_edges;
   uint32_t n_token_edges; /* of n_edges: 0 lets an accept skip the search for one */
   uint32_t n_counted;     /* counted rules (pd_pda_rule.count) */
+  uint32_t n_set;         /* set rules (pd_pda_rule.set_need) */
   uint32_t root;  /* root rule */
   uint32_t n_ir_rules; /* rules 0 .. n_ir_rules-1 are the IR's rules, same numbering */
   size_t names_len;

@@ -217,7 +217,7 @@ bool pd_rule_cache_take(pd_rule_cache *c, const pd_rule_key *k, pd_pda_builder *
         x[j] = x[j - 1], x[j - 1] = t;
       }
   }
-  b->rules.data[r] = (pd_pda_rule){start, e->n_states, 0, 0, 0};
+  b->rules.data[r] = (pd_pda_rule){.start = start, .n_states = e->n_states};
   return true;
 }
 

@@ -696,7 +696,10 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
  * then repeat, as an additional key always may. A JSON parser keeps a
  * repeated key's last value, and every value written was checked against the
  * property's schema, so the parsed object is valid; only minProperties would
- * count the repeats, so the wide form needs it implied by the required ones. */
+ * count the repeats, so the wide form needs it implied by the required ones.
+ * Past 14 required ones (up to 32), the states are the matcher's: one set
+ * rule (pd_ir_set) whose items carry the set written, with no rule per set
+ * (o82248 of MaskBench has 18: 2^18 rules would not fit max_rules). */
 #define PD__ANY_ORDER_MAX 12u
 #define PD__ANY_ORDER_REQUIRED_MAX 14u
 #define PD__MAX_PATTERNS 8u
@@ -735,37 +738,46 @@ static uint32_t pd__required_count(const pd__obj *o) {
   return r;
 }
 
-/* Whether the object can take any order: its states are the subsets of its
- * tracked properties (every declared one, or past 12 the required ones, at
- * most 14, when they imply minProperties) and its rules fit what is left of
- * max_rules and of the schema's budget for any order (schema.c); otherwise it
- * keeps the declared order. */
-static bool pd__any_order_fits(const pd__obj *o, bool *wide) {
+/* How an object takes any order: by rules per subset of its tracked
+ * properties, by a set rule (the matcher keeps the set in its items), or not
+ * at all (the declared order). */
+typedef enum { PD__ORDER_DECLARED, PD__ORDER_SUBSETS, PD__ORDER_SET } pd__order;
+
+/* The tracked properties are every declared one, or past 12 the required
+ * ones when they imply minProperties. Subsets: at most 14 tracked, and the
+ * rules fit what is left of max_rules and of the schema's budget for any
+ * order (schema.c). Past 14 a set rule, which counts no members: up to 32
+ * tracked and no maxProperties. */
+static pd__order pd__any_order_fits(const pd__obj *o, bool *wide) {
   size_t P = o->props.len, some = o->some_names != PD_JSON_NONE && o->mark == P, T = P + some;
   *wide = P > PD__ANY_ORDER_MAX;
   if (*wide) {
     T = pd__required_count(o) + some;
-    if (T > PD__ANY_ORDER_REQUIRED_MAX || o->min > T) return false;
+    if (o->min > T) return PD__ORDER_DECLARED;
+    if (T > PD__ANY_ORDER_REQUIRED_MAX)
+      return T <= 32 && o->max == PD_IR_INF ? PD__ORDER_SET : PD__ORDER_DECLARED;
   }
   size_t n = ((size_t)1 << T) * (pd__cap(o) + 1);
-  return n <= o->sc->any_order_left && o->sc->ir.rules.len + n <= o->sc->opts.max_rules;
+  return n <= o->sc->any_order_left && o->sc->ir.rules.len + n <= o->sc->opts.max_rules
+             ? PD__ORDER_SUBSETS
+             : PD__ORDER_DECLARED;
 }
 
-static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
+/* The members of any order: a->elems the tracked ones (a->req the required
+ * among them), a->free those that may come any number of times, a->sep. */
+static pd_status pd__anyo_members(pd__obj *o, bool wide, pd__anyo *a) {
   pd_sc *sc = o->sc;
   pd_ir *ir = &sc->ir;
-  pd__anyo a = {.cap = pd__cap(o)};
-  pd_status st = pd__extra_member(o, &a.free);
+  pd_status st = pd__extra_member(o, &a->free);
   if (st) return st;
-  a.elems = pd__malloc(ir->alloc, (o->props.len + 1) * sizeof *a.elems);
+  a->elems = pd__malloc(ir->alloc, (o->props.len + 1) * sizeof *a->elems);
   /* the free members as one list: past 12 declared, every optional one */
   uint32_t *fr = pd__malloc(ir->alloc, (o->props.len + 1) * sizeof *fr), nf = 0;
-  if (!a.elems || !fr) {
-    pd__free(ir->alloc, a.elems);
+  if (!a->elems || !fr) {
     pd__free(ir->alloc, fr);
     return pd__nomem(sc->err);
   }
-  fr[nf++] = a.free;
+  fr[nf++] = a->free;
   for (size_t i = 0; i < o->props.len && !st; i++) {
     const pd__prop *p = &o->props.data[i];
     uint32_t elem;
@@ -774,30 +786,69 @@ static pd_status pd__any_order(pd__obj *o, bool wide, uint32_t *start) {
       fr[nf++] = elem;
       continue;
     }
-    if (p->required) a.req |= 1u << a.T;
-    a.elems[a.T++] = elem;
+    if (p->required) a->req |= 1u << a->T;
+    a->elems[a->T++] = elem;
   }
   /* the additional member that meets some_value: tracked as one more required
    * element (more such members may follow as free ones) */
   if (!st && o->some_names != PD_JSON_NONE && o->mark == o->props.len &&
-      !(st = pd__some_member(o, &a.elems[a.T])))
-    a.req |= 1u << a.T++;
-  a.free = pd_ir_alt(ir, fr, nf);
+      !(st = pd__some_member(o, &a->elems[a->T])))
+    a->req |= 1u << a->T++;
+  a->free = pd_ir_alt(ir, fr, nf);
   pd__free(ir->alloc, fr);
-  a.frees = pd_ir_at(ir, a.free)->kind != PD_IR_NOTHING;
-  a.sep = pd_sc_item_sep(sc, o->depth); /* first: it may add the whitespace rule */
-  a.first = (uint32_t)ir->rules.len;
-  size_t count = ((size_t)1 << a.T) * (a.cap + 1);
-  sc->any_order_left -= count;
-  for (size_t k = 0; k < count && !st; k++) pd_ir_rule_fresh(ir, "oa");
-  for (uint32_t m = 0; m < (1u << a.T) && !st && !ir->oom; m++)
-    for (uint32_t e = 0; e <= a.cap; e++) pd__anyo_rule(o, &a, m, e);
-  uint32_t acc = a.frees ? pd_ir_seq2(ir, a.free, pd__anyo_ref(o, &a, 0, 1)) : pd_ir_nothing(ir);
-  for (uint32_t p = 0; p < a.T && !st; p++)
-    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, a.elems[p], pd__anyo_ref(o, &a, 1u << p, 0)));
-  pd__free(ir->alloc, a.elems);
-  *start = acc;
+  a->frees = pd_ir_at(ir, a->free)->kind != PD_IR_NOTHING;
+  a->sep = pd_sc_item_sep(sc, o->depth); /* first: it may add the whitespace rule */
   return st ? st : pd_sc_ir_status(sc);
+}
+
+static pd_status pd__anyo_subsets(pd__obj *o, pd__anyo *a, uint32_t *start) {
+  pd_sc *sc = o->sc;
+  pd_ir *ir = &sc->ir;
+  a->cap = pd__cap(o);
+  a->first = (uint32_t)ir->rules.len;
+  size_t count = ((size_t)1 << a->T) * (a->cap + 1);
+  sc->any_order_left -= count;
+  for (size_t k = 0; k < count; k++) pd_ir_rule_fresh(ir, "oa");
+  for (uint32_t m = 0; m < (1u << a->T) && !ir->oom; m++)
+    for (uint32_t e = 0; e <= a->cap; e++) pd__anyo_rule(o, a, m, e);
+  uint32_t acc = a->frees ? pd_ir_seq2(ir, a->free, pd__anyo_ref(o, a, 0, 1)) : pd_ir_nothing(ir);
+  for (uint32_t p = 0; p < a->T; p++)
+    acc = pd_ir_alt2(ir, acc, pd_ir_seq2(ir, a->elems[p], pd__anyo_ref(o, a, 1u << p, 0)));
+  *start = acc;
+  return pd_sc_ir_status(sc);
+}
+
+/* One set rule: (first)(next)* where first is a tracked member or a free one,
+ * and next is the same behind the separator. The separator is inside each
+ * tracked member's rule, so that once every tracked member is written and no
+ * free one may follow, no separator is read either (the matcher predicts only
+ * the members not yet written). Every tracked member is required here. */
+static pd_status pd__anyo_set(pd__obj *o, pd__anyo *a, uint32_t *start) {
+  pd_ir *ir = &o->sc->ir;
+  uint32_t *first = pd__malloc(ir->alloc, 2 * ((size_t)a->T + 1) * sizeof *first);
+  if (!first) return pd__nomem(o->sc->err);
+  uint32_t *next = first + a->T + 1, n = 0;
+  bool empty = false;
+  for (uint32_t p = 0; p < a->T; p++) {
+    empty = empty || pd_ir_at(ir, a->elems[p])->kind == PD_IR_NOTHING;
+    first[n] = pd_ir_set_member(ir, a->elems[p], p);
+    next[n++] = pd_ir_set_member(ir, pd_ir_seq2(ir, a->sep, a->elems[p]), p);
+  }
+  if (a->frees) first[n] = a->free, next[n++] = pd_ir_seq2(ir, a->sep, a->free);
+  uint32_t body = pd_ir_seq2(ir, pd_ir_alt(ir, first, n),
+                             pd_ir_repeat(ir, pd_ir_alt(ir, next, n), 0, PD_IR_INF));
+  pd__free(ir->alloc, first);
+  *start = empty ? pd_ir_nothing(ir) : pd_ir_set(ir, body, a->req);
+  return pd_sc_ir_status(o->sc);
+}
+
+static pd_status pd__any_order(pd__obj *o, pd__order how, bool wide, uint32_t *start) {
+  pd__anyo a = {0};
+  pd_status st = pd__anyo_members(o, wide, &a);
+  if (!st)
+    st = how == PD__ORDER_SET ? pd__anyo_set(o, &a, start) : pd__anyo_subsets(o, &a, start);
+  pd__free(o->sc->ir.alloc, a.elems);
+  return st;
 }
 
 /* The empty object is allowed: nothing required and minProperties 0. */
@@ -991,8 +1042,9 @@ static pd_status pd__one_object(pd__obj *o, uint32_t *node) {
   pd__chain ch = {.cap = pd__cap(o)};
   uint32_t start = PD_IR_NONE;
   bool wide;
-  if (sc->opts.any_order && pd__any_order_fits(o, &wide)) {
-    if ((st = pd__any_order(o, wide, &start))) return st;
+  pd__order how = sc->opts.any_order ? pd__any_order_fits(o, &wide) : PD__ORDER_DECLARED;
+  if (how != PD__ORDER_DECLARED) {
+    if ((st = pd__any_order(o, how, wide, &start))) return st;
   } else {
     if ((st = pd__rules(o, &ch)) || (st = pd__chain_build(o, &ch))) return st;
     start = pd_ir_ref(ir, pd__at(&ch, ch.first_f, 0, 0));

@@ -866,6 +866,73 @@ static void test_fill_nomem(void **state) {
   }
 }
 
+/* The checks of a grammar's masks along random walks: each walk's masks
+ * against brute force, then a fork's mask, some tokens rolled back (*rolled
+ * counts them) and the walk again, and speculative rows (memo transitions)
+ * against the masks of a matcher that accepts the drafts. */
+static void pdt__walk_checks(const pd_grammar *g, const pd_vocab *v, uint64_t rng, size_t walks,
+                             size_t steps, uint32_t *fast, uint32_t *slow, size_t n_words,
+                             pdt_diff *d, size_t *rolled) {
+  uint32_t *rows = calloc(9 * n_words, 4), *ids = calloc(pd_vocab_size(v), 4);
+  assert_true(rows && ids);
+  for (size_t w = 0; w < walks; w++) {
+    pd_matcher *m = NULL;
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    assert_int_equal(pdt_diff_walk(m, v, steps, &rng, d), PD_OK);
+    pd_matcher *f = NULL;
+    assert_int_equal(pd_matcher_fork(m, &f, NULL), PD_OK);
+    assert_int_equal(pd_matcher_fill_bitmask(f, fast, n_words, NULL, NULL), PD_OK);
+    assert_int_equal(pd_matcher_fill_bitmask(m, slow, n_words, NULL, NULL), PD_OK);
+    assert_memory_equal(fast, slow, n_words * 4);
+    size_t back = 1 + w % 4;
+    if (pd_matcher_rollback(m, back, NULL) == PD_OK) {
+      ++*rolled;
+      assert_int_equal(pd_matcher_fill_bitmask(m, fast, n_words, NULL, NULL), PD_OK);
+      assert_int_equal(pdt_brute_mask(m, pd_vocab_size(v), slow, n_words), PD_OK);
+      if (memcmp(fast, slow, n_words * 4)) d->differences++;
+      assert_int_equal(pdt_diff_walk(m, v, 6, &rng, d), PD_OK);
+    }
+    pd_matcher_free(f);
+    pd_matcher_free(m);
+  }
+  /* speculative rows (memo transitions, whose keys a counted row never
+   * names) against the masks of a matcher that accepts the drafts */
+  for (size_t w = 0; w < 20; w++) {
+    uint32_t drafts[8];
+    size_t k = 0, offsets[2], valid[1], unc[9];
+    pd_matcher *m = NULL, *r = NULL;
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    assert_int_equal(pd_matcher_new(g, &r, NULL), PD_OK);
+    for (; k < 8; k++) { /* a path the grammar takes, long tokens likely */
+      assert_int_equal(pd_matcher_fill_bitmask(r, fast, n_words, NULL, NULL), PD_OK);
+      uint32_t n = 0;
+      for (uint32_t t = 0; t + 1 < pd_vocab_size(v); t++)
+        if (fast[t / 32] >> (t % 32) & 1) ids[n++] = t;
+      rng = rng * 6364136223846793005u + 1442695040888963407u;
+      if (!n || pd_matcher_accept_token(r, drafts[k] = ids[(rng >> 33) % n], NULL)) break;
+    }
+    pd_matcher_free(r);
+    assert_int_equal(pd_matcher_new(g, &r, NULL), PD_OK);
+    for (int pass = 0; pass < 2; pass++) { /* the second follows the memo's transitions */
+      pd_spec_request req = {m, drafts, k, NULL};
+      pd_spec_result res = {rows, n_words, offsets, valid, unc, 0};
+      assert_int_equal(pd_spec_fill(&req, 1, 1, &res, NULL), PD_OK);
+      assert_int_equal(valid[0], k);
+      pd_matcher_reset(r);
+      for (size_t j = 0; j <= k; j++) {
+        assert_int_equal(pd_matcher_fill_bitmask(r, slow, n_words, NULL, NULL), PD_OK);
+        if (memcmp(rows + j * n_words, slow, n_words * 4)) d->differences++;
+        if (j < k) assert_int_equal(pd_matcher_accept_token(r, drafts[j], NULL), PD_OK);
+      }
+      d->masks += k + 1;
+    }
+    pd_matcher_free(m);
+    pd_matcher_free(r);
+  }
+  free(rows);
+  free(ids);
+}
+
 /* Counted strings (a maxLength far past the minimum, earley.h): tokens up to
  * 141 bytes cross the bounds in a few steps, so the masks meet rooms past
  * the longest token (tables alone), below it (tables, then the long tokens
@@ -907,64 +974,10 @@ static void test_fill_counted(void **state) {
     if (pd_grammar_compile_json_schema(schemas[i], strlen(schemas[i]), v, NULL, &g, &err))
       fail_msg("%s: %s", schemas[i], err.message);
     assert_true(g->pda.n_counted > 0);
-    uint64_t rng = 7 + i;
-    for (size_t w = 0; w < 40; w++) {
-      pd_matcher *m = NULL;
-      assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
-      assert_int_equal(pdt_diff_walk(m, v, 12, &rng, &d), PD_OK);
-      pd_matcher *f = NULL;
-      assert_int_equal(pd_matcher_fork(m, &f, NULL), PD_OK);
-      assert_int_equal(pd_matcher_fill_bitmask(f, fast, n_words, NULL, NULL), PD_OK);
-      assert_int_equal(pd_matcher_fill_bitmask(m, slow, n_words, NULL, NULL), PD_OK);
-      assert_memory_equal(fast, slow, n_words * 4);
-      size_t back = 1 + w % 4;
-      if (pd_matcher_rollback(m, back, NULL) == PD_OK) {
-        rolled++;
-        assert_int_equal(pd_matcher_fill_bitmask(m, fast, n_words, NULL, NULL), PD_OK);
-        assert_int_equal(pdt_brute_mask(m, pd_vocab_size(v), slow, n_words), PD_OK);
-        if (memcmp(fast, slow, n_words * 4)) d.differences++;
-        assert_int_equal(pdt_diff_walk(m, v, 6, &rng, &d), PD_OK);
-      }
-      pd_matcher_free(f);
-      pd_matcher_free(m);
-    }
-    if (d.differences) fail_msg("%s: %zu differences (token %u)", schemas[i], d.differences,
-                                d.first_bad_token);
-    /* speculative rows (memo transitions, whose keys a counted row never
-     * names) against the masks of a matcher that accepts the drafts */
-    for (size_t w = 0; w < 20; w++) {
-      uint32_t drafts[8], rows[9 * 2];
-      size_t k = 0, offsets[2], valid[1], unc[9];
-      pd_matcher *m = NULL, *r = NULL;
-      assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
-      assert_int_equal(pd_matcher_new(g, &r, NULL), PD_OK);
-      for (; k < 8; k++) { /* a path the grammar takes, long tokens likely */
-        assert_int_equal(pd_matcher_fill_bitmask(r, fast, n_words, NULL, NULL), PD_OK);
-        uint32_t ids[32], n = 0;
-        for (uint32_t t = 0; t + 1 < pd_vocab_size(v); t++)
-          if (fast[t / 32] >> (t % 32) & 1) ids[n++] = t;
-        rng = rng * 6364136223846793005u + 1442695040888963407u;
-        if (!n || pd_matcher_accept_token(r, drafts[k] = ids[(rng >> 33) % n], NULL)) break;
-      }
-      pd_matcher_free(r);
-      assert_int_equal(pd_matcher_new(g, &r, NULL), PD_OK);
-      for (int pass = 0; pass < 2; pass++) { /* the second follows the memo's transitions */
-        pd_spec_request req = {m, drafts, k, NULL};
-        pd_spec_result res = {rows, n_words, offsets, valid, unc, 0};
-        assert_int_equal(pd_spec_fill(&req, 1, 1, &res, NULL), PD_OK);
-        assert_int_equal(valid[0], k);
-        pd_matcher_reset(r);
-        for (size_t j = 0; j <= k; j++) {
-          assert_int_equal(pd_matcher_fill_bitmask(r, slow, n_words, NULL, NULL), PD_OK);
-          if (memcmp(rows + j * n_words, slow, n_words * 4)) d.differences++;
-          if (j < k) assert_int_equal(pd_matcher_accept_token(r, drafts[j], NULL), PD_OK);
-        }
-        d.masks += k + 1;
-      }
-      pd_matcher_free(m);
-      pd_matcher_free(r);
-    }
-    if (d.differences) fail_msg("%s: speculative rows differ", schemas[i]);
+    pdt__walk_checks(g, v, 7 + i, 40, 12, fast, slow, n_words, &d, &rolled);
+    if (d.differences)
+      fail_msg("%s: %zu differences (first token %u), in walks or speculative rows", schemas[i],
+               d.differences, d.first_bad_token);
     pd_grammar_free(g);
   }
   { /* positions 0 and 70 of a maxLength 300 string share a key (room capped),
@@ -1003,6 +1016,94 @@ static void test_fill_counted(void **state) {
   pd_vocab_free(v);
 }
 
+/* Set rules (earley.h): an object of 16 required properties in any order,
+ * two optional ones that may repeat and no others. Its masks come from the
+ * parser alone: against brute force along walks that roll back, fork and
+ * draft; and every walk that picks allowed tokens ends accepting (a member
+ * written is neither predicted nor completed again, so no dead ends). */
+static void test_fill_sets(void **state) {
+  (void)state;
+  char schema[2048], keys[18][8], commas[3][18][12];
+  size_t r = (size_t)snprintf(schema, sizeof schema, "{\"type\":\"object\",\"properties\":{");
+  for (int i = 0; i < 18; i++)
+    r += (size_t)snprintf(schema + r, sizeof schema - r, "%s\"k%02d\":{\"type\":\"%s\"}",
+                          i ? "," : "", i, i % 2 ? "string" : "integer");
+  r += (size_t)snprintf(schema + r, sizeof schema - r, "},\"required\":[");
+  for (int i = 0; i < 16; i++)
+    r += (size_t)snprintf(schema + r, sizeof schema - r, "%s\"k%02d\"", i ? "," : "", i);
+  snprintf(schema + r, sizeof schema - r, "],\"additionalProperties\":false}");
+  /* every byte the language uses is a token: a dead end would be the grammar's */
+  const char *strs[96] = {"{", "}", ",", ":", " ", "\"", "k", "0", "1", "2", "3", "4", "5", "6",
+                          "7", "8", "9", "23", "\"k", "\"k1", "5\":", "\":", "}<", "\"k0", "a"};
+  size_t n = 25;
+  /* whole keys; for every third, the separator and key alone, and behind the
+   * end of a value: from inside a value, whether the next member may be that
+   * one is the set's to say, and no item of the set rule is in the row */
+  static const char *const ends[3] = {"", "\"", "1"};
+  for (int i = 0; i < 18; i++) {
+    snprintf(keys[i], sizeof keys[i], "\"k%02d\"", i);
+    strs[n++] = keys[i];
+    for (int e = 0; e < 3 && i % 3 == 0; e++) {
+      snprintf(commas[e][i], sizeof commas[e][i], "%s,\"k%02d\":", ends[e], i);
+      strs[n++] = commas[e][i];
+    }
+  }
+  pd_vocab *v = pdt__strings_vocab(strs, n);
+  pd_grammar_options o = {0};
+  o.any_order = true;
+  pd_grammar *g = NULL;
+  pd_error err;
+  if (pd_grammar_compile_json_schema(schema, strlen(schema), v, &o, &g, &err))
+    fail_msg("%s", err.message);
+  assert_int_equal(g->pda.n_set, 1);
+  size_t n_words = (pd_vocab_width(v) + 31) / 32, rolled = 0, ended = 0;
+  uint32_t *fast = calloc(n_words, 4), *slow = calloc(n_words, 4);
+  assert_true(fast && slow);
+  pdt_diff d = {0};
+  pdt__walk_checks(g, v, 11, 30, 40, fast, slow, n_words, &d, &rolled);
+  if (d.differences)
+    fail_msg("%zu differences (first token %u), in walks or speculative rows", d.differences,
+             d.first_bad_token);
+  { /* a member written is not offered again; the others are */
+    pd_matcher *m = NULL;
+    const char *text = "{\"k00\":1,";
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    assert_int_equal(pd_matcher_accept_bytes(m, (const uint8_t *)text, strlen(text), NULL, NULL),
+                     PD_OK);
+    assert_int_equal(pd_matcher_fill_bitmask(m, fast, n_words, NULL, NULL), PD_OK);
+    for (uint32_t t = 0; t < n; t++) {
+      bool key = strs[t][0] == '"' && strlen(strs[t]) == 5, on = fast[t / 32] >> (t % 32) & 1;
+      if (key && on != (strcmp(strs[t], "\"k00\"") != 0)) fail_msg("key %s: %d", strs[t], on);
+    }
+    pd_matcher_free(m);
+  }
+  uint64_t rng = 5;
+  for (int w = 0; w < 20; w++) {
+    pd_matcher *m = NULL;
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    for (int step = 0; step < 4000 && !pd_matcher_is_terminated(m); step++) {
+      assert_int_equal(pd_matcher_fill_bitmask(m, fast, n_words, NULL, NULL), PD_OK);
+      uint32_t ids[96], k = 0, eos = (uint32_t)n;
+      for (uint32_t t = 0; t < n; t++)
+        if (fast[t / 32] >> (t % 32) & 1) ids[k++] = t;
+      bool stop = fast[eos / 32] >> (eos % 32) & 1;
+      if (!k && !stop) fail_msg("walk %d: no token allowed after %d tokens", w, step);
+      rng = rng * 6364136223846793005u + 1442695040888963407u;
+      assert_int_equal(pd_matcher_accept_token(m, stop ? eos : ids[(rng >> 33) % k], NULL), PD_OK);
+    }
+    ended += pd_matcher_is_terminated(m);
+    pd_matcher_free(m);
+  }
+  printf("sets: %zu masks compared over %zu tokens, %zu rollbacks, %zu of 20 walks ended\n",
+         d.masks, d.tokens, rolled, ended);
+  assert_int_equal(ended, 20);
+  assert_true(d.masks > 500 && rolled > 10);
+  free(fast);
+  free(slow);
+  pd_grammar_free(g);
+  pd_vocab_free(v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fill_small),
@@ -1022,6 +1123,7 @@ int main(void) {
       cmocka_unit_test(test_fill_suffix),
       cmocka_unit_test(test_fill_long_tokens),
       cmocka_unit_test(test_fill_counted),
+      cmocka_unit_test(test_fill_sets),
       cmocka_unit_test(test_fill_real),
       cmocka_unit_test(test_fill_nomem),
   };

@@ -18,7 +18,8 @@ reverse is a false negative (allowed by design in a few documented places:
 exponents under numeric bounds, declared property order, ...).
 
 With PD_DIFF_ANY_ORDER set, schemas compile with --any-order, some objects
-declare 13 or 14 properties (the wide form: only the required ones tracked),
+declare 13 to 20 properties (the wide form: only the required ones tracked,
+past 14 of them by the matcher's set),
 and the members of values made towards a schema come in a random order.
 With PD_DIFF_STRICT set, schemas compile with --strict and the validator sees
 them with "additionalProperties": false written where the option implies it
@@ -46,7 +47,7 @@ STRS = ["", "a", "ab", "abc", "foo", "bar", "é", "a\"b", "x/y", "\u00e9\u00e9",
 LONG_STRS = ["ab" * 64, "a" * 129, "é" * 130, "x\n" * 75, "\U0001F600" * 129, "q" * 149,
              "\"/" * 75 + "z"]
 KEYS = ["a", "b", "c", "foo", "é"]
-WIDE_KEYS = KEYS + ["k%d" % i for i in range(9)]
+WIDE_KEYS = KEYS + ["k%d" % i for i in range(16)]
 ANY_ORDER = bool(os.environ.get("PD_DIFF_ANY_ORDER"))
 STRICT = bool(os.environ.get("PD_DIFF_STRICT"))
 
@@ -144,7 +145,7 @@ def rnd_schema(r, depth=0, defs=None):
     if kind == 4:
         s = {"type": "object", "properties": {}}
         wide = ANY_ORDER and r.random() < 0.3
-        names = r.sample(WIDE_KEYS, r.randrange(13, 15)) if wide else r.sample(KEYS, r.randrange(1, 4))
+        names = r.sample(WIDE_KEYS, r.randrange(13, 21)) if wide else r.sample(KEYS, r.randrange(1, 4))
         for k in names:
             s["properties"][k] = rnd_schema(r, depth + 1, defs)
         if r.random() < 0.5:

@@ -110,6 +110,55 @@ static size_t pdt__json_chars(const uint8_t *s, size_t n) {
   return chars;
 }
 
+static uint64_t *pdt__rule(pdt__m *m, uint32_t rule, size_t pos);
+
+/* The alternatives of node id: an ALT's kids, or the node alone. */
+static const uint32_t *pdt__alts(const pd_ir *ir, const uint32_t *id, uint32_t *n) {
+  const pd_ir_node *nd = pd_ir_at(ir, *id);
+  if (nd->kind != PD_IR_ALT) return *n = 1, id;
+  *n = nd->n;
+  return ir->kids.data + nd->off;
+}
+
+/* A set rule (pd_ir_set), its body first (next)*: a search over (position,
+ * set) pairs, one alternative a step; a member (a rule with a set bit) is
+ * taken at most once, and the rule ends where the set holds set_need. */
+static uint64_t *pdt__set_rule(pdt__m *m, const pd_ir_rule *r, size_t pos) {
+  const pd_ir *ir = m->ir;
+  const pd_ir_node *seq = pd_ir_at(ir, r->body);
+  uint64_t *out = pdt__set(m);
+  if (seq->kind != PD_IR_SEQ || seq->n != 2) return out;
+  uint32_t first_id = ir->kids.data[seq->off], rep_id = ir->kids.data[seq->off + 1];
+  const pd_ir_node *rep = pd_ir_at(ir, rep_id);
+  if (rep->kind != PD_IR_REPEAT || rep->off != 0 || rep->n != PD_IR_INF) return out;
+  size_t cap = 64, len = 0, done = 0; /* pairs reached, in order; the first step from pos */
+  struct { size_t pos; uint32_t set; } *q = malloc(cap * sizeof *q);
+  for (bool start = true; start || done < len; start = false) {
+    size_t at = start ? pos : q[done].pos;
+    uint32_t set = start ? 0 : q[done++].set, n;
+    const uint32_t *alt = pdt__alts(ir, start ? &first_id : &rep->a, &n);
+    for (uint32_t i = 0; i < n; i++) {
+      const pd_ir_node *k = pd_ir_at(ir, alt[i]);
+      uint32_t bit = k->kind == PD_IR_REF ? ir->rules.data[k->a].set_bit : 0, to = set;
+      if (bit && (set >> (bit - 1) & 1)) continue;
+      if (bit) to |= 1u << (bit - 1);
+      uint64_t *ends = pdt__node(m, alt[i], at);
+      for (size_t e = at; e <= m->n; e++) {
+        if (!pdt__has(ends, e)) continue;
+        bool seen = false;
+        for (size_t j = 0; j < len && !seen; j++) seen = q[j].pos == e && q[j].set == to;
+        if (seen) continue;
+        if (len == cap) q = realloc(q, (cap *= 2) * sizeof *q);
+        q[len].pos = e, q[len++].set = to;
+        if ((to & r->set_need) == r->set_need) pdt__add(out, e);
+      }
+      free(ends);
+    }
+  }
+  free(q);
+  return out;
+}
+
 static uint64_t *pdt__rule(pdt__m *m, uint32_t rule, size_t pos) {
   size_t idx = (size_t)rule * (m->n + 1) + pos;
   uint64_t *out = pdt__set(m);
@@ -121,7 +170,7 @@ static uint64_t *pdt__rule(pdt__m *m, uint32_t rule, size_t pos) {
   m->busy[idx] = 1;
   free(out);
   const pd_ir_rule *r = &m->ir->rules.data[rule];
-  out = pdt__node(m, r->body, pos);
+  out = r->set_need ? pdt__set_rule(m, r, pos) : pdt__node(m, r->body, pos);
   for (size_t e = pos; r->count && e <= m->n; e++) /* a counted rule (pd_ir_counted) */
     if (pdt__has(out, e) && pdt__json_chars(m->s + pos, e - pos) > r->count)
       out[e / 64] &= ~(1ull << (e % 64));

@@ -556,24 +556,58 @@ static void test_objects(void **state) {
   snprintf(wide, sizeof wide, big, ",\"maxProperties\":3"); /* repeats count: stricter */
   if (!pdt_accepts_o(wide, &o, "{\"m\":2,\"c\":3,\"a\":1}")) fail_msg("wide: three");
   if (pdt_accepts_o(wide, &o, "{\"m\":2,\"c\":3,\"a\":1,\"d\":1}")) fail_msg("wide: four");
-  /* up to 14 required ones tracked (2^14 rules); 15 keep the declared order */
-  char req[1024], in[512];
-  for (int n_req = 14; n_req <= 15; n_req++) {
+  /* up to 14 required ones tracked by rules (2^14 of them), up to 32 by a
+   * set the matcher keeps; 33 keep the declared order */
+  static const int n_reqs[] = {14, 15, 20, 32, 33};
+  char req[4096], in[2048];
+  for (size_t c = 0; c < sizeof n_reqs / sizeof *n_reqs; c++) {
+    int n_req = n_reqs[c], n_props = n_req + 2;
     size_t r = (size_t)snprintf(req, sizeof req, "{\"properties\":{"), k;
-    for (int i = 0; i < 16; i++)
-      r += (size_t)snprintf(req + r, sizeof req - r, "%s\"%c\":{}", i ? "," : "", 'a' + i);
+    for (int i = 0; i < n_props; i++)
+      r += (size_t)snprintf(req + r, sizeof req - r, "%s\"k%02d\":{}", i ? "," : "", i);
     r += (size_t)snprintf(req + r, sizeof req - r, "},\"required\":[");
     for (int i = 0; i < n_req; i++)
-      r += (size_t)snprintf(req + r, sizeof req - r, "%s\"%c\"", i ? "," : "", 'a' + i);
+      r += (size_t)snprintf(req + r, sizeof req - r, "%s\"k%02d\"", i ? "," : "", i);
     snprintf(req + r, sizeof req - r, "]}");
     k = (size_t)snprintf(in, sizeof in, "{\"p\":0");
     for (int i = n_req; i-- > 0;)
-      k += (size_t)snprintf(in + k, sizeof in - k, ",\"%c\":%d", 'a' + i, i);
+      k += (size_t)snprintf(in + k, sizeof in - k, ",\"k%02d\":%d", i, i);
     snprintf(in + k, sizeof in - k, "}");
-    if (pdt_accepts_o(req, &o, in) != (n_req == 14)) fail_msg("%d required, reversed", n_req);
-    size_t len = strlen(in); /* ...,"a":0} loses "a" */
-    in[len - 7] = '}', in[len - 6] = 0;
+    bool any = n_req <= 32;
+    if (pdt_accepts_o(req, &o, in) != any) fail_msg("%d required, reversed", n_req);
+    size_t len = strlen(in); /* a required one twice: ...,"k00":0,"k00":0} */
+    snprintf(in + len - 1, sizeof in - (len - 1), ",\"k00\":0}");
+    if (pdt_accepts_o(req, &o, in)) fail_msg("%d required, one twice", n_req);
+    in[len - 1] = '}', in[len] = 0;
+    /* an optional one twice is a repeat a parser takes (only required ones are tracked) */
+    snprintf(in + len - 1, sizeof in - (len - 1), ",\"k%02d\":1,\"k%02d\":2}", n_req, n_req);
+    if (pdt_accepts_o(req, &o, in) != any) fail_msg("%d required, optional twice", n_req);
+    in[len - 1] = '}', in[len] = 0;
+    in[len - 9] = '}', in[len - 8] = 0; /* ...,"k00":0} loses "k00" */
     if (pdt_accepts_o(req, &o, in)) fail_msg("%d required, one missing", n_req);
+  }
+  { /* a required property no finite value meets: the set rule derives nothing,
+     * and the string beside it in anyOf stays */
+    char dead[2048];
+    size_t r = (size_t)snprintf(dead, sizeof dead,
+                                "{\"$defs\":{\"loop\":{\"type\":\"object\",\"required\":[\"x\"],"
+                                "\"properties\":{\"x\":{\"$ref\":\"#/$defs/loop\"}}}},"
+                                "\"anyOf\":[{\"type\":\"string\"},{\"type\":\"object\","
+                                "\"properties\":{\"k00\":{\"$ref\":\"#/$defs/loop\"}");
+    for (int i = 1; i < 16; i++) r += (size_t)snprintf(dead + r, sizeof dead - r, ",\"k%02d\":{}", i);
+    r += (size_t)snprintf(dead + r, sizeof dead - r, "},\"required\":[");
+    for (int i = 0; i < 16; i++)
+      r += (size_t)snprintf(dead + r, sizeof dead - r, "%s\"k%02d\"", i ? "," : "", i);
+    snprintf(dead + r, sizeof dead - r, "]}]}");
+    if (!pdt_accepts_o(dead, &o, "\"s\"")) fail_msg("a dead member: the string");
+    pd_grammar *g = NULL; /* no object at all: its first byte is refused */
+    assert_int_equal(pd_grammar_compile_json_schema(dead, strlen(dead), NULL, &o, &g, NULL), PD_OK);
+    pd_matcher *m = NULL;
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    assert_int_equal(pd_matcher_accept_bytes(m, (const uint8_t *)"{", 1, NULL, NULL),
+                     PD_ERR_REJECTED);
+    pd_matcher_free(m);
+    pd_grammar_free(g);
   }
   /* five objects of 12 properties want 5 * 2^12 rules, past max_rules: those
    * past half of it keep the declared order rather than fail the compile */
