@@ -796,9 +796,10 @@ static pd_status pd__anyo_members(pd__obj *o, bool wide, pd__anyo *a) {
     a->req |= 1u << a->T++;
   a->free = pd_ir_alt(ir, fr, nf);
   pd__free(ir->alloc, fr);
+  if (st || (st = pd_sc_ir_status(sc))) return st; /* a->free may be no node */
   a->frees = pd_ir_at(ir, a->free)->kind != PD_IR_NOTHING;
   a->sep = pd_sc_item_sep(sc, o->depth); /* first: it may add the whitespace rule */
-  return st ? st : pd_sc_ir_status(sc);
+  return pd_sc_ir_status(sc);
 }
 
 static pd_status pd__anyo_subsets(pd__obj *o, pd__anyo *a, uint32_t *start) {

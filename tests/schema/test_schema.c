@@ -1287,6 +1287,42 @@ static void pdt_fail_each_docs(const char *s, bool grammar, const pd_schema_doc 
 
 static void pdt_fail_each(const char *s, bool grammar) { pdt_fail_each_docs(s, grammar, NULL, 0); }
 
+/* Fails allocation n of compiling an object of 16 properties, n_req of them
+ * required, in any order, and of a matcher taking them in reverse (a set
+ * rule's items carry their sets), for n = 1, 2, ... until none fails. */
+static void pdt_fail_each_any_order(int n_req) {
+  char set[1024], text[512];
+  size_t k = (size_t)snprintf(set, sizeof set, "{\"type\":\"object\",\"properties\":{");
+  for (int i = 0; i < 16; i++)
+    k += (size_t)snprintf(set + k, sizeof set - k, "%s\"k%02d\":{}", i ? "," : "", i);
+  k += (size_t)snprintf(set + k, sizeof set - k, "},\"required\":[");
+  for (int i = 0; i < n_req; i++)
+    k += (size_t)snprintf(set + k, sizeof set - k, "%s\"k%02d\"", i ? "," : "", i);
+  snprintf(set + k, sizeof set - k, "]}");
+  k = 0;
+  for (int i = 16; i-- > 0;)
+    k += (size_t)snprintf(text + k, sizeof text - k, "%c\"k%02d\":%d", i == 15 ? '{' : ',', i, i);
+  snprintf(text + k, sizeof text - k, "}");
+  pd_grammar_options o = pdt_opts();
+  o.allocator = &pdt_allocator;
+  o.any_order = true;
+  for (long n = 1;; n++) {
+    pdt_alloc_reset(n);
+    pd_grammar *g = NULL;
+    pd_matcher *m = NULL;
+    pd_status st = pd_grammar_compile_json_schema(set, strlen(set), NULL, &o, &g, NULL);
+    if (st == PD_OK) st = pd_matcher_new(g, &m, NULL);
+    if (st == PD_OK) st = pd_matcher_accept_bytes(m, (const uint8_t *)text, strlen(text), NULL, NULL);
+    if (st == PD_OK && !pd_matcher_is_accepting(m)) fail_msg("%d required: the instance", n_req);
+    pd_matcher_free(m);
+    pd_grammar_free(g);
+    assert_int_equal(pdt_alloc.live, 0);
+    /* the parser's caches (the index of a wide row's calls) go without on a failure */
+    assert_true(st == PD_OK || (pdt_alloc.failed && st == PD_ERR_NOMEM));
+    if (!pdt_alloc.failed) break;
+  }
+}
+
 /* Every allocation failure is reported as NOMEM and leaks nothing. */
 static void test_alloc_failure(void **state) {
   (void)state;
@@ -1328,6 +1364,9 @@ static void test_alloc_failure(void **state) {
     assert_int_equal(st, pdt_alloc.failed ? PD_ERR_NOMEM : PD_ERR_UNSUPPORTED);
     if (!pdt_alloc.failed) break;
   }
+  /* objects in any order: 16 required properties (a set rule) and 3 (a rule
+   * per subset); the compile, then a matcher taking the members in reverse */
+  for (int n_req = 16; n_req >= 3; n_req -= 13) pdt_fail_each_any_order(n_req);
   pdt_alloc_reset(0);
 }
 
