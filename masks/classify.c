@@ -89,8 +89,7 @@ struct pd_classifier {
    * pick of one run */
   PD_ARRAY(uint32_t) level;
   uint32_t n_seen, abudget;
-  uint32_t first[257];       /* trie positions by first byte (pd__first_bytes) */
-  bool have_first;
+  const uint32_t *first;     /* trie positions by first byte (pd_trie.first) */
   uint32_t ranges[512];      /* the trie ranges a run walks: at most one per byte */
   uint32_t keep[256];        /* per range: its tokens of at most keep[j] bytes keep the
                                 donor's class (0: the whole range is walked) */
@@ -132,7 +131,8 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   if (!k) return pd__nomem(err);
   *k = (pd_classifier){.a = a, .states = pd_pda_states(p), .edges = pd_pda_edges(p),
                        .rules = pd_pda_rules(p), .n_states = p->n_states,
-                       .n_rules = p->n_rules, .v = v, .c = c, .follow = follow,
+                       .n_rules = p->n_rules, .v = v, .c = c, .first = c->trie.first,
+                       .follow = follow,
                        .row_max = PD__ROW_MAX};
   size_t w = c->u.n_words ? c->u.n_words : 1;
   k->slot = pd__malloc(a, PD__SLOTS * sizeof *k->slot);
@@ -831,22 +831,6 @@ static pd_status pd__narrow_walk(pd_classifier *k, uint32_t x, uint32_t depth, u
   return s;
 }
 
-/* Trie positions of the tokens that begin with byte b: [first[b], first[b+1]). */
-static void pd__first_bytes(pd_classifier *k) {
-  const pd_trie *t = &k->c->trie;
-  uint32_t i = 0;
-  for (int b = 0; b < 256; b++) {
-    k->first[b] = i;
-    while (i < t->n) {
-      uint32_t len;
-      const uint8_t *x = pd_trie_bytes(t, i, &len);
-      if (x[0] != b) break;
-      i = t->skip1[i];
-    }
-  }
-  k->first[256] = i;
-  k->have_first = true;
-}
 
 static uint32_t pd__find(const pd_classifier *k, uint32_t x) {
   while (k->uf[x]) x = k->uf[x] - 1;
@@ -1071,7 +1055,6 @@ static int pd__pick_donor(pd_classifier *k, uint32_t s, const uint32_t *donors, 
 }
 
 uint32_t pd_classifier_heir(pd_classifier *k, uint32_t s) {
-  if (!k->have_first) pd__first_bytes(k);
   uint32_t to[256], full = 0, best = UINT32_MAX, best_n = 0;
   for (int b = 0; b < 256; b++) {
     to[b] = pd__step(k, s, (uint8_t)b);
@@ -1170,7 +1153,6 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   *same = -1;
   if (!k->states[s].n_byte) return PD_OK;
   size_t n_ranges = 1;
-  if (!k->have_first) pd__first_bytes(k);
   k->dense = false, k->n_dirty[0] = k->n_dirty[1] = 0;
   /* a narrow seed of the Earley walk walks a few subtrees: no donor saves more
    * than its pick costs (a DFA walk steps each byte with one load: as before) */

@@ -98,6 +98,10 @@ pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd
     t->at[i + 1] = t->at[i] + toks[i].len;
   }
   pd__fill_skip(t, toks);
+  for (uint32_t b = 0, i = 0; b <= 256; b++) { /* a run of one first byte ends at its skip1 */
+    t->first[b] = i;
+    while (b < 256 && i < t->n && t->bytes[t->at[i]] == b) i = t->skip1[i];
+  }
   pd__free(a, toks);
   for (int j = 0; j < 2 * PD_TRIE_LONG; j++) {
     uint32_t min = PD_TRIE_LONG_MIN << (j % PD_TRIE_LONG), m = 0, gap = 0;

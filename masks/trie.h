@@ -29,6 +29,7 @@ typedef struct pd_trie {
   uint32_t *skip;    /* [n] */
   uint32_t *skip1;   /* [n] pd_trie_skip_depth(t, i, 1): the most common dead prefix */
   uint32_t *skip2;   /* [n] the same at depth 2 (tokens of one byte: unused) */
+  uint32_t first[257]; /* the tokens that begin with byte b: positions [first[b], first[b+1]) */
   uint8_t *bytes;    /* the tokens' bytes in walk order: a walk reads them in
                         sequence instead of hopping through the vocabulary */
   uint32_t *at;      /* [n + 1] token order[i] is bytes[at[i] .. at[i + 1]) */

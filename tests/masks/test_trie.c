@@ -56,6 +56,11 @@ static void test_trie_definitions(void **state) {
       assert_int_equal(pd_trie_skip_depth(&t, i, d), e);
     }
   }
+  assert_int_equal(t.first[0], 0); /* first[b]: the positions of first byte b, in order */
+  assert_int_equal(t.first[256], t.n);
+  for (uint32_t b = 0; b < 256; b++)
+    for (uint32_t i = t.first[b]; i < t.first[b + 1]; i++)
+      assert_int_equal((uint8_t)pdt__toks[t.order[i]][0], b);
   /* "xab" contains "ab" but does not begin with it: a substring test would skip it */
   uint32_t ab = 0;
   while (strcmp(pdt__toks[t.order[ab]], "ab")) ab++;
