@@ -55,7 +55,8 @@ static void pdk_store(void *buf, pd_dtype t, size_t i, float v) {
 }
 
 /* Row kinds: the adversarial cases the issue lists, mixed with plain random rows. */
-enum { PDK_PLAIN, PDK_DEAD, PDK_SINGLE, PDK_HUGE, PDK_NAN, PDK_TIES, PDK_POSINF, PDK_KINDS };
+enum { PDK_PLAIN, PDK_DEAD, PDK_SINGLE, PDK_HUGE, PDK_NAN, PDK_TIES, PDK_POSINF, PDK_PEAKED,
+       PDK_KINDS };
 
 static float pdk_logit(int kind, uint64_t *s) {
   float v = pdk_unit(s) * 16.0f - 8.0f;
@@ -67,6 +68,9 @@ static float pdk_logit(int kind, uint64_t *s) {
     case PDK_NAN: return pdk_next(s) % 3 == 0 ? NAN : v;
     case PDK_TIES: return (float)(pdk_next(s) % 3); /* exact in bf16: many equal maxima */
     case PDK_POSINF: return pdk_next(s) % 50 == 0 ? INFINITY : v;
+    /* a confident model's: one token in 500 far above the rest (the race skips most of
+     * such a row by the segments' maxima) */
+    case PDK_PEAKED: return pdk_next(s) % 500 == 0 ? 20.0f + 8.0f * pdk_unit(s) : v;
     default: return v;
   }
 }
@@ -84,8 +88,9 @@ static void pdk_fill_mask(uint32_t *m, size_t n_words, size_t width, int kind, u
   }
 }
 
-static void pdk_fill_row(pdk_batch *b, size_t g, uint64_t *s) {
-  int kind = pdk_next(s) % 3 == 0 ? (int)(pdk_next(s) % PDK_KINDS) : PDK_PLAIN;
+/* kind < 0: plain, or one of the others for about a third of the rows */
+static void pdk_fill_row(pdk_batch *b, size_t g, int kind, uint64_t *s) {
+  if (kind < 0) kind = pdk_next(s) % 3 == 0 ? (int)(pdk_next(s) % PDK_KINDS) : PDK_PLAIN;
   for (size_t j = 0; j < b->width; j++)
     pdk_store(b->logits, b->dtype, g * b->width + j, pdk_logit(kind, s));
   pdk_fill_mask(b->mask + g * b->n_words, b->n_words, b->width, kind, s);
@@ -114,9 +119,10 @@ static void pdk_fill_q(pdk_batch *b, size_t d, uint32_t x, uint64_t *s) {
   for (size_t j = 0; j < b->width; j++) q[j] /= sum;
 }
 
-/* n requests with k drafts each (k < 0: 0..8 mixed). false when out of memory. */
+/* n requests with k drafts each (k < 0: 0..8 mixed), rows of the given kind (< 0: mixed).
+ * false when out of memory. */
 static bool pdk_batch_make(pdk_batch *b, pd_verify_mode mode, pd_dtype dtype, size_t width,
-                           size_t n, int k, float temperature, uint64_t seed) {
+                           size_t n, int k, float temperature, uint64_t seed, int kind) {
   uint64_t s = seed;
   memset(b, 0, sizeof *b);
   b->mode = mode, b->dtype = dtype, b->width = width, b->n = n, b->temperature = temperature;
@@ -134,7 +140,7 @@ static bool pdk_batch_make(pdk_batch *b, pd_verify_mode mode, pd_dtype dtype, si
   if (!b->logits || !b->mask || !b->q || !b->draft_tokens || !b->out_tokens || !b->out_counts ||
       !b->out_accepted)
     return false;
-  for (size_t g = 0; g < b->rows; g++) pdk_fill_row(b, g, &s);
+  for (size_t g = 0; g < b->rows; g++) pdk_fill_row(b, g, kind, &s);
   for (size_t r = 0; r < n; r++)
     for (size_t d = b->offs[r]; d < b->offs[r + 1]; d++) {
       b->draft_tokens[d] = pdk_pick_draft(b, d + r, &s);
@@ -368,7 +374,7 @@ static void pdk_check_verify(pdk_report *rep, pd_verify_mode mode, pd_dtype t, s
   char name[128], d[300] = "";
   snprintf(name, sizeof name, "verify %s %s width %zu batch %zu k=%s%d T=%g", pdk_mode_name(mode),
            pdk_dtype_name(t), width, n, k < 0 ? "mixed " : "", k < 0 ? 8 : k, temp);
-  if (!pdk_batch_make(&b, mode, t, width, n, k, temp, seed)) {
+  if (!pdk_batch_make(&b, mode, t, width, n, k, temp, seed, -1)) {
     pdk_line(rep, false, name, "out of memory");
     pdk_batch_free(&b);
     return;
@@ -450,7 +456,7 @@ static pd_status pdk_dev_make(const pdk_batch *b, pdk_dev *d, pd_error *err) {
       (st = pdk_put((void **)&d->out_tokens, NULL, b->rows * 4, err)) ||
       (st = pdk_put((void **)&d->out_counts, NULL, b->n * 4, err)) ||
       (st = pdk_put((void **)&d->out_accepted, NULL, b->n * 4, err)) ||
-      (st = pdk_put(&d->ws, NULL, pd_cuda_verify_workspace(b->rows), err)))
+      (st = pdk_put(&d->ws, NULL, pd_cuda_verify_workspace(b->rows, b->width), err)))
     return st;
   return PD_OK;
 }
@@ -473,7 +479,8 @@ static pd_status pdk_gpu_vs_cpu(pdk_batch *b, uint64_t seed, uint64_t offset, si
   uint32_t *tok = malloc(b->rows * 4 + 1), *cnt = malloc(b->n * 4 + 1), *acc = malloc(b->n * 4 + 1);
   pd_status st = tok && cnt && acc ? pdk_dev_make(b, &d, err) : PD_ERR_NOMEM;
   pd_verify_args ga = pdk_dev_args(b, &d, seed, offset), ca = pdk_args(b, seed, offset);
-  if (st == PD_OK) st = pd_cuda_verify(&ga, b->rows, d.ws, pd_cuda_verify_workspace(b->rows),
+  if (st == PD_OK) st = pd_cuda_verify(&ga, b->rows, d.ws,
+                                       pd_cuda_verify_workspace(b->rows, b->width),
                                        NULL, err);
   if (st == PD_OK) st = pd_gpu_sync(err);
   if (st == PD_OK && !(st = pd_gpu_download(tok, d.out_tokens, b->rows * 4, err)) &&
@@ -492,15 +499,15 @@ static pd_status pdk_gpu_vs_cpu(pdk_batch *b, uint64_t seed, uint64_t offset, si
 }
 
 static void pdk_gpu_check_verify(pdk_report *rep, pd_verify_mode mode, pd_dtype t, size_t width,
-                                 size_t n, int k, float temp, uint64_t seed) {
+                                 size_t n, int k, float temp, uint64_t seed, int kind) {
   pdk_batch b;
   char name[128], d[300] = "";
-  snprintf(name, sizeof name, "gpu verify %s %s width %zu batch %zu k=%s%d T=%g vs cpu",
+  snprintf(name, sizeof name, "gpu verify %s %s width %zu batch %zu k=%s%d T=%g%s vs cpu",
            pdk_mode_name(mode), pdk_dtype_name(t), width, n, k < 0 ? "mixed " : "",
-           k < 0 ? 8 : k, temp);
+           k < 0 ? 8 : k, temp, kind == PDK_PEAKED ? " peaked" : "");
   pd_error err = {0};
   size_t bad = 0;
-  pd_status st = pdk_batch_make(&b, mode, t, width, n, k, temp, seed)
+  pd_status st = pdk_batch_make(&b, mode, t, width, n, k, temp, seed, kind)
                      ? pdk_gpu_vs_cpu(&b, seed * 31 + 7, seed * 4096, &bad, &err)
                      : PD_ERR_NOMEM;
   if (st != PD_OK) snprintf(d, sizeof d, "%s: %s", pd_status_str(st), err.message);
@@ -592,11 +599,17 @@ static void pdk_gpu_checks(pdk_report *rep, bool quick) {
   for (int mode = PD_VERIFY_GREEDY; mode <= PD_VERIFY_SAMPLE_POINT; mode++)
     for (int k = 0; k <= 8; k++)
       pdk_gpu_check_verify(rep, (pd_verify_mode)mode, (pd_dtype)(k % 3), 77 + 64 * k, 6, k,
-                           k == 3 ? 0.0f : 0.6f + 0.1f * (float)k, 1000 + 10 * (uint64_t)k + mode);
+                           k == 3 ? 0.0f : 0.6f + 0.1f * (float)k, 1000 + 10 * (uint64_t)k + mode,
+                           -1);
   for (int mode = PD_VERIFY_GREEDY; mode <= PD_VERIFY_SAMPLE_POINT; mode++)
     for (int t = PD_F32; t <= PD_BF16; t++)
       pdk_gpu_check_verify(rep, (pd_verify_mode)mode, (pd_dtype)t, quick ? 5000 : 128256, 16,
-                           -1, 0.8f, 7000 + (uint64_t)(mode * 3 + t));
+                           -1, 0.8f, 7000 + (uint64_t)(mode * 3 + t), -1);
+  /* every row peaked: the race skips most segments, for draws from p and residuals alike */
+  for (int mode = PD_VERIFY_SAMPLE; mode <= PD_VERIFY_SAMPLE_POINT; mode++)
+    for (int t = PD_F32; t <= PD_BF16; t++)
+      pdk_gpu_check_verify(rep, (pd_verify_mode)mode, (pd_dtype)t, quick ? 5000 : 32003, 16,
+                           -1, 0.8f, 7100 + (uint64_t)(mode * 3 + t), PDK_PEAKED);
   pd_error err = {0};
   pd_verify_args ea = {.mode = PD_VERIFY_SAMPLE, .n = 0};
   pd_status st = pd_cuda_verify(&ea, 0, NULL, 0, NULL, &err);
@@ -738,7 +751,8 @@ typedef struct pdk_verify_ctx {
 
 static pd_status pdk_verify_gpu(void *c, pd_error *err) {
   pdk_verify_ctx *v = c;
-  return pd_cuda_verify(&v->a, v->rows, v->ws, pd_cuda_verify_workspace(v->rows), NULL, err);
+  return pd_cuda_verify(&v->a, v->rows, v->ws, pd_cuda_verify_workspace(v->rows, v->a.width),
+                        NULL, err);
 }
 
 static pd_status pdk_verify_unfused(void *c, pd_error *err) {
@@ -781,7 +795,7 @@ static pd_status pdk_verify_setup(pdk_verify_ctx *v, pd_verify_mode mode, size_t
   if (st == PD_OK) st = pdk_put(&doffs, offs, (n + 1) * sizeof *offs, err);
   if (st == PD_OK) st = pdk_put(&out, NULL, rows * 4, err);
   if (st == PD_OK) st = pdk_put(&cnt, NULL, n * 4, err);
-  if (st == PD_OK) st = pdk_put(&v->ws, NULL, pd_cuda_verify_workspace(rows), err);
+  if (st == PD_OK) st = pdk_put(&v->ws, NULL, pd_cuda_verify_workspace(rows, PDK_WIDTH), err);
   if (st == PD_OK) st = pdk_put(&v->probs, NULL, pd_gpu_unfused_probs_bytes(rows, PDK_WIDTH),
                                 err);
   pd_verify_args a = {.mode = mode, .target_logits = logits, .dtype = PD_BF16,
@@ -909,7 +923,8 @@ static int pdk_bench_cpu(bool quick, const char *only) {
                batches[b], PDK_WIDTH);
       if (only && !strstr(what, only)) continue;
       pdk_batch h;
-      if (!pdk_batch_make(&h, PD_VERIFY_GREEDY, (pd_dtype)t, PDK_WIDTH, batches[b], 0, 1.0f, 9)) {
+      if (!pdk_batch_make(&h, PD_VERIFY_GREEDY, (pd_dtype)t, PDK_WIDTH, batches[b], 0, 1.0f, 9,
+                          -1)) {
         pdk_batch_free(&h);
         return pd_cli_usage("bench kernels: out of memory");
       }
@@ -928,7 +943,7 @@ static int pdk_bench_cpu(bool quick, const char *only) {
         if (only && !strstr(what, only)) continue;
         pdk_batch h;
         if (!pdk_batch_make(&h, (pd_verify_mode)mode, PD_BF16, PDK_WIDTH, batches[b],
-                            (int)ks[k], 0.8f, 9)) {
+                            (int)ks[k], 0.8f, 9, -1)) {
           pdk_batch_free(&h);
           return pd_cli_usage("bench kernels: out of memory");
         }

@@ -22,8 +22,8 @@ pd_status pd_cuda_apply_bitmask(void *logits, pd_dtype dtype, size_t rows, size_
   return pd__fail(err, PD_ERR_UNSUPPORTED, "built without CUDA");
 }
 
-size_t pd_cuda_verify_workspace(size_t n_rows) {
-  (void)n_rows;
+size_t pd_cuda_verify_workspace(size_t n_rows, size_t width) {
+  (void)n_rows, (void)width;
   return 0;
 }
 

@@ -6,7 +6,8 @@
  *     allowed id not read; fp16/bf16 maxima two at a time) and keeps the argmax (the
  *     first chunk reaching each thread's maximum, without branches; the id inside it is
  *     found after the loop) and, when sampling, the online softmax sum (one MUFU op a
- *     token, in independent partial sums). Slices go to the workspace.
+ *     token, in independent partial sums) and the largest c of each segment of 32 chunks.
+ *     Slices and segment maxima go to the workspace.
  *  2. walk: one warp per request merges its rows' slices in order, accepts or rejects each
  *     draft as verify.c does, writes the accepted tokens, and leaves at most one draw per
  *     request (the bonus, p without the rejected draft, or the residual max(0, p - q)),
@@ -16,8 +17,9 @@
  *     memory, and the request's slot in global memory); a token whose bound cannot reach
  *     it costs no Philox values, one whose value's Gumbel bound cannot, no logarithms
  *     (judged for a chunk at once, without branches), and one whose fp32 key cannot, no
- *     double logarithms. When every draw is from p (not SAMPLE) the kernel is built
- *     without the residual's state.
+ *     double logarithms; a segment whose largest c bounds every lw in it below the best
+ *     key is not read at all (with a confident model's logits, most of the row). When
+ *     every draw is from p (not SAMPLE) the kernel is built without the residual's state.
  *  4. finish: one block per request merges the race slices and appends the draw; rarely it
  *     redraws alone over the whole row (empty residual: p without the draft; or a draw
  *     from p whose winner fell below the starting threshold tau, see pd_job).
@@ -33,6 +35,9 @@ extern "C" {
 #define PD_VBLOCK 256 /* threads of the row kernels */
 #ifndef PD_UNROLL
 #define PD_UNROLL 2 /* 16-byte chunks a thread has in flight in the stats pass */
+#endif
+#ifndef PD_STATS_MINB
+#define PD_STATS_MINB 8 /* stats blocks per SM the registers must allow, when summing */
 #endif
 #ifndef PD_RACE_MINB
 #define PD_RACE_MINB 3 /* race blocks per SM the registers must allow */
@@ -73,6 +78,8 @@ struct pd_verify_dev {
   pd_verify_args a;
   int greedy;
   float inv_t;
+  float *segmax;  /* [rows][nseg]: the largest c of each 32-chunk segment (sampling only) */
+  uint32_t nseg;  /* segments a row: whole chunks / 32, rounded up */
 };
 
 /* Doubles as unsigned integers that order like the doubles (0 below every key). */
@@ -218,13 +225,14 @@ __device__ __forceinline__ float pd_ex2(float z) {
   return r;
 }
 
-/* Slices of a row: a multiple of 32 tokens (whole mask words and 16-byte chunks). */
+/* Slices of a row: whole segments of 32 chunks (whole mask words and 16-byte chunks; a
+ * warp's 32 chunks of a step fall in one segment). */
 static unsigned pd_splits(size_t units, size_t target) {
   size_t s = (target + units - 1) / units;
   return (unsigned)(s < 1 ? 1 : s > 64 ? 64 : s);
 }
-static uint64_t pd_span(uint64_t width, unsigned splits) {
-  return ((width + splits - 1) / splits + 31) / 32 * 32;
+static uint32_t pd_span(uint64_t width, unsigned splits, unsigned n) {
+  return (uint32_t)(((width + splits - 1) / splits + 32 * n - 1) / (32 * n) * (32 * n));
 }
 #ifndef PD_RACE_TARGET
 #define PD_RACE_TARGET 1024 /* race slices */
@@ -235,45 +243,55 @@ static uint64_t pd_span(uint64_t width, unsigned splits) {
 
 /* ------------------------------------------------------------------ 1. stats */
 
-template <int DT, bool VEC, bool SUMS>
-__global__ void __launch_bounds__(PD_VBLOCK) pd_stats_kernel(pd_verify_dev d, unsigned splits,
-                                                             uint64_t span, pd_part1 *part) {
-  __shared__ pd_best sbest[32];
-  __shared__ float ssum[32];
-  const pd_verify_args &a = d.a;
+/* The mask bits of whole chunk c (c * n + n <= the mask's words x 32), all ones without a mask. */
+template <int DT>
+__device__ __forceinline__ uint32_t pd_whole_bits(const uint32_t *mask, uint32_t c) {
   const int n = pd_elems<DT>::N;
-  uint64_t g = blockIdx.x / splits, jb = (blockIdx.x % splits) * span;
-  uint64_t je = jb + span < a.width ? jb + span : a.width;
-  size_t esize = DT == PD_F32 ? 4 : 2;
-  const void *row = (const char *)a.target_logits + g * a.width * esize;
-  const uint32_t *mask = a.bitmask ? a.bitmask + g * a.n_words : NULL;
-  float inv_t = d.inv_t, l2t = inv_t * 1.44269504f; /* exp(z) = 2^(z log2 e) */
-  float mv = -INFINITY; /* the thread's largest c, first reached in chunk mc */
-  uint64_t mc = 0;
-  float s[PD_UNROLL] = {0.0f}; /* one sum per chunk of a step: independent chains */
-  uint64_t ce = (je + n - 1) / n, c0 = jb / n + threadIdx.x;
-  uint32_t bits[PD_UNROLL]; /* mask bits of the step: loaded one step ahead */
+  if (!mask) return (1u << n) - 1u;
+  return (__ldg(mask + c / (32 / n)) >> ((c % (32 / n)) * n)) & ((1u << n) - 1u);
+}
+
+/* The raw logits of whole chunk c (inside the row). */
+template <int DT, bool VEC>
+__device__ __forceinline__ uint4 pd_whole_load(const void *row, uint32_t c) {
+  if (VEC) return __ldcs((const uint4 *)row + c); /* evict first: read once */
+  const int n = pd_elems<DT>::N;
+  uint32_t w[4] = {0, 0, 0, 0};
 #pragma unroll
-  for (int u = 0; u < PD_UNROLL; u++) {
-    uint64_t c = c0 + (uint64_t)u * PD_VBLOCK;
-    bits[u] = c < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, c * n) : 0u;
+  for (int e = 0; e < n; e++) {
+    uint32_t h = DT == PD_F32 ? __float_as_uint(__ldg((const float *)row + (uint64_t)c * n + e))
+                              : (uint32_t)__ldg((const unsigned short *)row + (uint64_t)c * n + e);
+    if (DT == PD_F32) w[e] = h;
+    else w[e >> 1] |= h << (16 * (e & 1));
   }
-  for (; c0 < ce; c0 += PD_UNROLL * PD_VBLOCK) {
-    uint4 raw[PD_UNROLL];
-#pragma unroll
-    for (int u = 0; u < PD_UNROLL; u++) /* no read where nothing is allowed */
-      raw[u] = bits[u] ? pd_chunk_load<DT, VEC>(row, a.width, (c0 + (uint64_t)u * PD_VBLOCK) * n)
-                       : make_uint4(0, 0, 0, 0);
-    uint32_t cur[PD_UNROLL];
-#pragma unroll
-    for (int u = 0; u < PD_UNROLL; u++) {
-      uint64_t c = c0 + (uint64_t)(u + PD_UNROLL) * PD_VBLOCK;
-      cur[u] = bits[u];
-      bits[u] = c < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, c * n) : 0u;
-    }
-    /* 16-bit chunks keep their pairs with disallowed halves -inf (w). A thread keeps its
-     * maximum and the first chunk reaching it, without branches (a warp's 32 maxima rise
-     * on most steps); the id inside that chunk is found once, after the loop */
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+/* Floats as ints that order like them (an involution; NaN does not occur here). */
+__device__ __forceinline__ int pd_ord(float f) {
+  int i = __float_as_int(f);
+  return i >= 0 ? i : i ^ 0x7FFFFFFF;
+}
+
+__device__ __forceinline__ float pd_unord(int i) {
+  return __int_as_float(i >= 0 ? i : i ^ 0x7FFFFFFF);
+}
+
+/* A stats thread's running state: its largest c, the first chunk reaching it, and the
+ * partial sums of exp((c - mv) / T), one per chunk of a step (independent chains). */
+template <int DT, bool SUMS>
+struct pd_stats_acc {
+  float mv = -INFINITY;
+  uint32_t mc = 0;
+  float s[PD_UNROLL] = {0.0f};
+
+  /* One step: chunks c0 + u * PD_VBLOCK with their raw logits and mask bits. 16-bit
+   * chunks keep their pairs with disallowed halves -inf (w). The maximum and its first
+   * chunk are kept without branches (a warp's 32 maxima rise on most steps); the id
+   * inside that chunk is found once, after the loop. */
+  __device__ __forceinline__ void step(const uint4 *raw, const uint32_t *cur, uint32_t c0,
+                                       float l2t, float *cms) {
+    const int n = pd_elems<DT>::N;
     float x[PD_UNROLL][pd_elems<DT>::N];
     uint32_t w[PD_UNROLL][4];
     float old = mv;
@@ -288,9 +306,10 @@ __global__ void __launch_bounds__(PD_VBLOCK) pd_stats_kernel(pd_verify_dev d, un
       }
       bool up = cm > mv;
       mv = up ? cm : mv;
-      mc = up ? c0 + (uint64_t)u * PD_VBLOCK : mc;
+      mc = up ? c0 + (uint32_t)u * PD_VBLOCK : mc;
+      cms[u] = cm;
     }
-    if (!SUMS || mv == -INFINITY) continue;
+    if (!SUMS || mv == -INFINITY) return;
     float f = mv > old ? pd_ex2((old - mv) * l2t) : 1.0f; /* rescale; from -inf: 0 */
 #pragma unroll
     for (int u = 0; u < PD_UNROLL; u++) s[u] *= f;
@@ -299,21 +318,86 @@ __global__ void __launch_bounds__(PD_VBLOCK) pd_stats_kernel(pd_verify_dev d, un
 #pragma unroll
       for (int e = 0; e < n; e++) s[u] += pd_ex2((pd_stats_x<DT>(x[u], w[u], e) - mv) * l2t);
   }
-  pd_best mx = {mv, PD_NONE};
-  if (mv != -INFINITY) { /* the lowest id of the maximum in its chunk, loaded again */
-    uint32_t b = pd_chunk_bits<DT>(mask, a.n_words, a.width, mc * n);
-    uint4 r = pd_chunk_load<DT, VEC>(row, a.width, mc * n);
+};
+
+/* Chunks wholly inside the row and the mask's words take the lean loop (32-bit chunk
+ * indices, no bounds per chunk); a ragged last chunk (width not a multiple of n) is one
+ * more step of one thread. Tokens past the mask's words are disallowed: nothing to read.
+ * When sampling (SUMS), each warp also writes the largest c of the segment of 32 chunks it
+ * read in a step (its ragged chunk aside), which lets the race skip whole segments. */
+template <int DT, bool VEC, bool SUMS>
+__global__ void __launch_bounds__(PD_VBLOCK, SUMS ? PD_STATS_MINB : 1) pd_stats_kernel(pd_verify_dev d, unsigned splits,
+                                                             uint32_t span, pd_part1 *part) {
+  __shared__ pd_best sbest[32];
+  __shared__ float ssum[32];
+  const pd_verify_args &a = d.a;
+  const int n = pd_elems<DT>::N;
+  uint32_t g = blockIdx.x / splits, jb = (blockIdx.x % splits) * span;
+  uint64_t je = (uint64_t)jb + span < a.width ? (uint64_t)jb + span : a.width;
+  if (a.bitmask && a.n_words * 32 < je) je = a.n_words * 32;
+  if (je < jb) je = jb; /* a slice past the row's end (or its mask's) has nothing */
+  const uint32_t cf = (uint32_t)(je / n); /* chunks [jb / n, cf) are whole */
+  const bool ragged = je % n != 0;        /* chunk cf: the row's last, cut by width */
+  size_t esize = DT == PD_F32 ? 4 : 2;
+  const void *row = (const char *)a.target_logits + (uint64_t)g * a.width * esize;
+  const uint32_t *mask = a.bitmask ? a.bitmask + (uint64_t)g * a.n_words : NULL;
+  float inv_t = d.inv_t, l2t = inv_t * 1.44269504f; /* exp(z) = 2^(z log2 e) */
+  pd_stats_acc<DT, SUMS> acc;
+  float cms[PD_UNROLL];
+  const uint32_t lane = threadIdx.x & 31;
+  float *segmax = SUMS ? d.segmax + (uint64_t)g * d.nseg : NULL;
+  uint32_t c0 = jb / n + threadIdx.x;
+  uint32_t bits[PD_UNROLL]; /* mask bits of the step: loaded one step ahead */
+#pragma unroll
+  for (int u = 0; u < PD_UNROLL; u++) {
+    uint32_t c = c0 + (uint32_t)u * PD_VBLOCK;
+    bits[u] = c < cf ? pd_whole_bits<DT>(mask, c) : 0u;
+  }
+  for (; c0 - lane < cf; c0 += PD_UNROLL * PD_VBLOCK) { /* the whole warp turns together */
+    uint4 raw[PD_UNROLL];
+#pragma unroll
+    for (int u = 0; u < PD_UNROLL; u++) /* no read where nothing is allowed */
+      raw[u] = bits[u] ? pd_whole_load<DT, VEC>(row, c0 + (uint32_t)u * PD_VBLOCK)
+                       : make_uint4(0, 0, 0, 0);
+    uint32_t cur[PD_UNROLL];
+#pragma unroll
+    for (int u = 0; u < PD_UNROLL; u++) {
+      uint32_t c = c0 + (uint32_t)(u + PD_UNROLL) * PD_VBLOCK;
+      cur[u] = bits[u];
+      bits[u] = c < cf ? pd_whole_bits<DT>(mask, c) : 0u;
+    }
+    acc.step(raw, cur, c0, l2t, cms);
+#pragma unroll
+    for (int u = 0; SUMS && u < PD_UNROLL; u++) { /* one REDUX a segment */
+      uint32_t first = c0 - lane + (uint32_t)u * PD_VBLOCK;
+      int m = __reduce_max_sync(0xFFFFFFFFu, pd_ord(cms[u]));
+      if (lane == 0 && first < cf) segmax[first / 32] = pd_unord(m);
+    }
+  }
+  if (ragged && threadIdx.x == 0) { /* the last chunk of the row, after this thread's others */
+    uint4 raw[PD_UNROLL];
+    uint32_t cur[PD_UNROLL];
+#pragma unroll
+    for (int u = 0; u < PD_UNROLL; u++) raw[u] = make_uint4(0, 0, 0, 0), cur[u] = 0;
+    cur[0] = pd_chunk_bits<DT>(mask, a.n_words, a.width, (uint64_t)cf * n);
+    if (cur[0]) raw[0] = pd_chunk_load<DT, false>(row, a.width, (uint64_t)cf * n);
+    acc.step(raw, cur, cf, l2t, cms);
+  }
+  pd_best mx = {acc.mv, PD_NONE};
+  if (acc.mv != -INFINITY) { /* the lowest id of the maximum in its chunk, loaded again */
+    uint32_t b = pd_chunk_bits<DT>(mask, a.n_words, a.width, (uint64_t)acc.mc * n);
+    uint4 r = pd_chunk_load<DT, VEC>(row, a.width, (uint64_t)acc.mc * n);
     float xr[pd_elems<DT>::N];
     uint32_t wr[4];
     if (DT == PD_F32) pd_chunk_c<DT>(r, b, xr);
     else pd_chunk_pairs<DT>(r, b, wr);
 #pragma unroll
     for (int e = n - 1; e >= 0; e--)
-      if (pd_stats_x<DT>(xr, wr, e) == mv) mx.id = (uint32_t)(mc * n + e);
+      if (pd_stats_x<DT>(xr, wr, e) == acc.mv) mx.id = acc.mc * n + (uint32_t)e;
   }
   float st = 0.0f;
 #pragma unroll
-  for (int u = 0; u < PD_UNROLL; u++) st += s[u];
+  for (int u = 0; u < PD_UNROLL; u++) st += acc.s[u];
   pd_best bm = pd_block_best(mx, sbest);
   pd_part1 out = {bm.v, bm.id, 0.0f, 0};
   if (SUMS && bm.id != PD_NONE)
@@ -539,13 +623,36 @@ __device__ __forceinline__ void pd_race_chunk(const pd_verify_dev &d, const pd_j
   }
 }
 
+/* Whole chunk c's raw logits and, for a residual, its q (zeros where nothing is allowed). */
+template <int DT, bool VEC>
+__device__ __forceinline__ void pd_race_whole(const void *row, const float *q, bool qvec,
+                                              uint32_t c, uint32_t bits, uint4 *raw, float *qv) {
+  const int n = pd_elems<DT>::N;
+  *raw = bits ? pd_whole_load<DT, VEC>(row, c) : make_uint4(0, 0, 0, 0);
+  if (!q) return;
+  const float *qc = q + (uint64_t)c * n;
+  if (bits && qvec) {
+#pragma unroll
+    for (int h = 0; h < n; h += 4) {
+      float4 f = __ldg((const float4 *)(qc + h));
+      qv[h] = f.x, qv[h + 1] = f.y, qv[h + 2] = f.z, qv[h + 3] = f.w;
+    }
+  } else {
+#pragma unroll
+    for (int e = 0; e < n; e++) qv[e] = bits ? __ldg(qc + e) : 0.0f;
+  }
+}
+
 /* The calling thread's best (key, id) over tokens [jb, je) of job's draw, with the block's
  * best key in *sthr (ordered bits) and, when gbest is given, the request's in *gbest.
  * Tokens are first judged in fp32 with bounds rounded the safe way (an upper bound of lw,
  * a lower bound of the best key); only those that may still win get their exact lw and
- * key in double, as verify.c computes them. Loads run one chunk ahead (the mask two). */
+ * key in double, as verify.c computes them. Whole chunks take the lean loop (32-bit
+ * indices, loads one chunk ahead, the mask two); a ragged last chunk is one more turn of
+ * thread 0, after its others. A warp skips a segment (its 32 chunks of a step) whose
+ * largest c bounds every lw in it below what can still win: no loads, no work. */
 template <int DT, bool VEC, bool RESID>
-__device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, uint64_t jb,
+__device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, uint32_t jb,
                                    uint64_t je, unsigned long long *sthr,
                                    unsigned long long *gbest) {
   const pd_verify_args &a = d.a;
@@ -559,36 +666,61 @@ __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, ui
   pd_best_d best = {-INFINITY, PD_NONE};
   double thr = -INFINITY; /* the winner's key is at least this (a token's key, or tau) */
   float thrf = -INFINITY; /* thr rounded down */
-  const uint64_t step = blockDim.x;
-  uint64_t c = jb / n + threadIdx.x, ce = (je + n - 1) / n;
-  uint32_t bits = c < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, c * n) : 0u;
-  uint32_t bits2 =
-      c + step < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, (c + step) * n) : 0u;
+  if (mask && a.n_words * 32 < je) je = a.n_words * 32; /* past the mask: disallowed */
+  if (je < jb) je = jb;
+  const uint32_t cf = (uint32_t)(je / n), step = blockDim.x; /* chunks below cf are whole */
+  const float *segmax = d.segmax + job.g * d.nseg;
+  /* an upper bound of lw over a segment of largest c sm: c / T for a draw from p;
+   * log p = (c - m) / T - log s (plus rounding room) bounds the residual's log(p - q) */
+  const float lse = resid ? __fadd_rd(logf(job.s), -1e-2f) : 0.0f;
+  auto seg_live = [&](float sm) {
+    float ub = resid ? __fsub_ru(__fmul_ru(__fsub_ru(sm, job.m), d.inv_t), lse)
+                     : __fmul_ru(sm, d.inv_t);
+    return !(__fadd_ru(ub, PD_RACE_BOUND) < thrf);
+  };
+  auto judge = [&](uint32_t c, uint32_t cur, uint4 craw, const float *cq) {
+    double t = pd_bits_key(*(volatile unsigned long long *)sthr);
+    if (t > thr) thr = t, thrf = __double2float_rd(t);
+    pd_race_chunk<DT, RESID>(d, job, resid, (uint64_t)c * n, cur, craw, cq, thr, thrf, best,
+                             sthr);
+  };
+  uint32_t c = jb / n + threadIdx.x;
+  thr = pd_bits_key(*(volatile unsigned long long *)sthr), thrf = __double2float_rd(thr);
+  uint32_t bits = c < cf ? pd_whole_bits<DT>(mask, c) : 0u;
+  if (bits && !seg_live(__ldg(segmax + c / 32))) bits = 0;
+  uint32_t bits2 = c + step < cf ? pd_whole_bits<DT>(mask, c + step) : 0u;
+  float sm2 = c + step < cf ? __ldg(segmax + (c + step) / 32) : -INFINITY;
   uint4 raw;
   float qv[pd_elems<DT>::N];
-  pd_race_fetch<DT, VEC>(row, q, qvec, a.width, c * n, bits, &raw, qv);
-  for (; c < ce; c += step) {
-    uint64_t j0 = c * n;
+  pd_race_whole<DT, VEC>(row, q, qvec, c, bits, &raw, qv);
+  for (; c < cf; c += step) {
     uint32_t cur = bits;
     uint4 craw = raw;
     float cq[pd_elems<DT>::N];
 #pragma unroll
     for (int e = 0; e < n; e++) cq[e] = RESID && resid ? qv[e] : 0.0f;
-    bits = bits2; /* next chunk: its loads now, the mask of the one after */
-    pd_race_fetch<DT, VEC>(row, q, qvec, a.width, (c + step) * n, bits, &raw, qv);
-    bits2 = c + 2 * step < ce ? pd_chunk_bits<DT>(mask, a.n_words, a.width, (c + 2 * step) * n)
-                              : 0u;
+    bits = bits2 && seg_live(sm2) ? bits2 : 0u; /* next chunk: its loads now */
+    pd_race_whole<DT, VEC>(row, q, qvec, c + step, bits, &raw, qv);
+    bits2 = c + 2 * step < cf ? pd_whole_bits<DT>(mask, c + 2 * step) : 0u; /* and after */
+    sm2 = c + 2 * step < cf ? __ldg(segmax + (c + 2 * step) / 32) : -INFINITY;
     /* the request's best key from the other blocks: read now, used after this chunk, so
      * thread 0 does not wait on it */
-    unsigned long long gv = gbest && threadIdx.x == 0 ? *(volatile unsigned long long *)gbest : 0;
-    double t = pd_bits_key(*(volatile unsigned long long *)sthr);
-    if (t > thr) thr = t, thrf = __double2float_rd(t);
-    pd_race_chunk<DT, RESID>(d, job, resid, j0, cur, craw, cq, thr, thrf, best, sthr);
-    if (gbest && threadIdx.x == 0) { /* trade best keys with the request's other blocks */
+    bool trade = gbest && threadIdx.x == 0;
+    unsigned long long gv = trade ? *(volatile unsigned long long *)gbest : 0;
+    judge(c, cur, craw, cq);
+    if (trade) { /* trade best keys with the request's other blocks */
       unsigned long long sv = *(volatile unsigned long long *)sthr;
       if (sv > gv) atomicMax(gbest, sv);
       else if (gv > sv) atomicMax(sthr, gv);
     }
+  }
+  if (je % n && threadIdx.x == 0) { /* the row's last chunk, cut by width */
+    uint32_t cur = pd_chunk_bits<DT>(mask, a.n_words, a.width, (uint64_t)cf * n);
+    pd_race_fetch<DT, false>(row, q, false, a.width, (uint64_t)cf * n, cur, &raw, qv);
+    float cq[pd_elems<DT>::N];
+#pragma unroll
+    for (int e = 0; e < n; e++) cq[e] = RESID && resid ? qv[e] : 0.0f;
+    judge(cf, cur, raw, cq);
   }
   return best;
 }
@@ -597,14 +729,14 @@ __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, ui
  * and the kernel keeps no residual state (within the same registers, no spills). */
 template <int DT, bool VEC, bool RESID>
 __global__ void __launch_bounds__(PD_VBLOCK, PD_RACE_MINB)
-    pd_race_kernel(pd_verify_dev d, unsigned splits, uint64_t span, pd_job *jobs,
+    pd_race_kernel(pd_verify_dev d, unsigned splits, uint32_t span, pd_job *jobs,
                    pd_part2 *part) {
   __shared__ unsigned long long sthr;
   __shared__ pd_best_d sb[32];
-  uint64_t r = blockIdx.x / splits, jb = (blockIdx.x % splits) * span;
+  uint32_t r = blockIdx.x / splits, jb = (blockIdx.x % splits) * span;
   pd_job job = jobs[r];
   if (job.kind == PD_JOB_NONE) return;
-  uint64_t je = jb + span < d.a.width ? jb + span : d.a.width;
+  uint64_t je = (uint64_t)jb + span < d.a.width ? (uint64_t)jb + span : d.a.width;
   if (threadIdx.x == 0) sthr = *(volatile unsigned long long *)&jobs[r].best;
   __syncthreads();
   pd_best_d b =
@@ -645,30 +777,38 @@ __global__ void __launch_bounds__(PD_VBLOCK) pd_finish_kernel(pd_verify_dev d, u
 
 /* ------------------------------------------------------------------ host */
 
-extern "C" size_t pd_cuda_verify_workspace(size_t n_rows) {
+/* Segments a row: 32 chunks of n tokens. */
+static uint32_t pd_nseg(size_t width, unsigned n) {
+  return (uint32_t)((width + 32 * n - 1) / (32 * n));
+}
+
+extern "C" size_t pd_cuda_verify_workspace(size_t n_rows, size_t width) {
   return n_rows * sizeof(pd_job) + (n_rows + PD_STATS_TARGET) * sizeof(pd_part1) +
-         (n_rows + PD_RACE_TARGET) * sizeof(pd_part2);
+         (n_rows + PD_RACE_TARGET) * sizeof(pd_part2) +
+         n_rows * pd_nseg(width, 4) * sizeof(float); /* fp32's segments: the most */
 }
 
 template <int DT, bool VEC>
-static void pd_verify_launch2(const pd_verify_dev &d, size_t n_rows, char *ws, cudaStream_t s) {
+static void pd_verify_launch2(pd_verify_dev d, size_t n_rows, char *ws, cudaStream_t s) {
+  const unsigned en = pd_elems<DT>::N;
   pd_job *jobs = (pd_job *)ws;
   pd_part1 *p1 = (pd_part1 *)(ws + n_rows * sizeof(pd_job));
   pd_part2 *p2 = (pd_part2 *)(p1 + n_rows + PD_STATS_TARGET);
+  d.segmax = (float *)(p2 + n_rows + PD_RACE_TARGET);
+  d.nseg = pd_nseg(d.a.width, en);
   unsigned s1 = pd_splits(n_rows, PD_STATS_TARGET), s2 = pd_splits(d.a.n, PD_RACE_TARGET);
   unsigned b1 = (unsigned)(n_rows * s1), n = (unsigned)d.a.n;
+  uint32_t span1 = pd_span(d.a.width, s1, en), span2 = pd_span(d.a.width, s2, en);
   if (d.greedy)
-    pd_stats_kernel<DT, VEC, false><<<b1, PD_VBLOCK, 0, s>>>(d, s1, pd_span(d.a.width, s1), p1);
+    pd_stats_kernel<DT, VEC, false><<<b1, PD_VBLOCK, 0, s>>>(d, s1, span1, p1);
   else
-    pd_stats_kernel<DT, VEC, true><<<b1, PD_VBLOCK, 0, s>>>(d, s1, pd_span(d.a.width, s1), p1);
+    pd_stats_kernel<DT, VEC, true><<<b1, PD_VBLOCK, 0, s>>>(d, s1, span1, p1);
   pd_walk_kernel<DT><<<(n + 3) / 4, 128, 0, s>>>(d, s1, p1, jobs);
   if (d.greedy) return;
   if (d.a.mode == PD_VERIFY_SAMPLE)
-    pd_race_kernel<DT, VEC, true><<<n * s2, PD_VBLOCK, 0, s>>>(d, s2, pd_span(d.a.width, s2),
-                                                                jobs, p2);
+    pd_race_kernel<DT, VEC, true><<<n * s2, PD_VBLOCK, 0, s>>>(d, s2, span2, jobs, p2);
   else
-    pd_race_kernel<DT, VEC, false><<<n * s2, PD_VBLOCK, 0, s>>>(d, s2, pd_span(d.a.width, s2),
-                                                                 jobs, p2);
+    pd_race_kernel<DT, VEC, false><<<n * s2, PD_VBLOCK, 0, s>>>(d, s2, span2, jobs, p2);
   pd_finish_kernel<DT, VEC><<<n, PD_VBLOCK, 0, s>>>(d, s2, jobs, p2);
 }
 
@@ -688,11 +828,14 @@ extern "C" pd_status pd_cuda_verify(const pd_verify_args *a, size_t n_rows, void
   if ((st = pd_cuda_require(err)) != PD_OK || a->n == 0) return st;
   if (n_rows < a->n || n_rows > 0x7FFFFFFFu - PD_STATS_TARGET || a->n > 0x7FFFFFFFu)
     return pd__fail(err, PD_ERR_ARG, "cuda verify: %zu rows for %zu requests", n_rows, a->n);
-  if (!workspace || workspace_bytes < pd_cuda_verify_workspace(n_rows))
+  if (a->width > 0x7FFFFFFFu) /* chunk and token indices are 32-bit on the device */
+    return pd__fail(err, PD_ERR_ARG, "cuda verify: width %zu above 2^31 - 1", a->width);
+  if (!workspace || workspace_bytes < pd_cuda_verify_workspace(n_rows, a->width))
     return pd__fail(err, PD_ERR_ARG, "cuda verify: workspace needs %zu bytes",
-                    pd_cuda_verify_workspace(n_rows));
+                    pd_cuda_verify_workspace(n_rows, a->width));
   int greedy = a->mode == PD_VERIFY_GREEDY || a->temperature < FLT_MIN;
-  pd_verify_dev d = {*a, greedy, a->temperature >= FLT_MIN ? 1.0f / a->temperature : 0.0f};
+  pd_verify_dev d = {*a, greedy, a->temperature >= FLT_MIN ? 1.0f / a->temperature : 0.0f,
+                     NULL, 0};
   char *ws = (char *)workspace;
   cudaStream_t s = (cudaStream_t)stream;
   if (a->dtype == PD_F32) pd_verify_launch<PD_F32>(d, n_rows, ws, s);
