@@ -623,15 +623,15 @@ __device__ __forceinline__ void pd_race_chunk(const pd_verify_dev &d, const pd_j
   }
 }
 
-/* Whole chunk c's raw logits and, for a residual, its q (zeros where nothing is allowed). */
+/* Whole chunk c's raw logits and, for a residual, its q (zeros unless load). */
 template <int DT, bool VEC>
 __device__ __forceinline__ void pd_race_whole(const void *row, const float *q, bool qvec,
-                                              uint32_t c, uint32_t bits, uint4 *raw, float *qv) {
+                                              uint32_t c, bool load, uint4 *raw, float *qv) {
   const int n = pd_elems<DT>::N;
-  *raw = bits ? pd_whole_load<DT, VEC>(row, c) : make_uint4(0, 0, 0, 0);
+  *raw = load ? pd_whole_load<DT, VEC>(row, c) : make_uint4(0, 0, 0, 0);
   if (!q) return;
   const float *qc = q + (uint64_t)c * n;
-  if (bits && qvec) {
+  if (load && qvec) {
 #pragma unroll
     for (int h = 0; h < n; h += 4) {
       float4 f = __ldg((const float4 *)(qc + h));
@@ -639,7 +639,7 @@ __device__ __forceinline__ void pd_race_whole(const void *row, const float *q, b
     }
   } else {
 #pragma unroll
-    for (int e = 0; e < n; e++) qv[e] = bits ? __ldg(qc + e) : 0.0f;
+    for (int e = 0; e < n; e++) qv[e] = load ? __ldg(qc + e) : 0.0f;
   }
 }
 
@@ -649,8 +649,9 @@ __device__ __forceinline__ void pd_race_whole(const void *row, const float *q, b
  * a lower bound of the best key); only those that may still win get their exact lw and
  * key in double, as verify.c computes them. Whole chunks take the lean loop (32-bit
  * indices, loads one chunk ahead, the mask two); a ragged last chunk is one more turn of
- * thread 0, after its others. A warp skips a segment (its 32 chunks of a step) whose
- * largest c bounds every lw in it below what can still win: no loads, no work. */
+ * thread 0, after its others. A warp skips a segment (its 32 chunks of a turn) whose
+ * largest c bounds every lw in it below what can still win: no loads, no work; it learns
+ * which of its turns are live 32 at a time, one segment maximum a lane. */
 template <int DT, bool VEC, bool RESID>
 __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, uint32_t jb,
                                    uint64_t je, unsigned long long *sthr,
@@ -684,34 +685,49 @@ __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, ui
     pd_race_chunk<DT, RESID>(d, job, resid, (uint64_t)c * n, cur, craw, cq, thr, thrf, best,
                              sthr);
   };
-  uint32_t c = jb / n + threadIdx.x;
   thr = pd_bits_key(*(volatile unsigned long long *)sthr), thrf = __double2float_rd(thr);
-  uint32_t bits = c < cf ? pd_whole_bits<DT>(mask, c) : 0u;
-  if (bits && !seg_live(__ldg(segmax + c / 32))) bits = 0;
-  uint32_t bits2 = c + step < cf ? pd_whole_bits<DT>(mask, c + step) : 0u;
-  float sm2 = c + step < cf ? __ldg(segmax + (c + step) / 32) : -INFINITY;
+  /* chunk (cw + lane + i * step) is the lane's i-th; all 32 of a turn lie in one segment */
+  const uint32_t lane = threadIdx.x & 31, cw = jb / n + (threadIdx.x - lane);
+  const uint32_t turns = cw < cf ? (cf - cw + step - 1) / step : 0;
   uint4 raw;
   float qv[pd_elems<DT>::N];
-  pd_race_whole<DT, VEC>(row, q, qvec, c, bits, &raw, qv);
-  for (; c < cf; c += step) {
-    uint32_t cur = bits;
-    uint4 craw = raw;
-    float cq[pd_elems<DT>::N];
+  auto fetch = [&](uint32_t c) { /* mask and logits side by side: no wait between them */
+    uint32_t bits = c < cf ? pd_whole_bits<DT>(mask, c) : 0u;
+    pd_race_whole<DT, VEC>(row, q, qvec, c, c < cf, &raw, qv);
+    return bits;
+  };
+  for (uint32_t t0 = 0; t0 < turns; t0 += 32) { /* the warp's turns, 32 at a time */
+    /* the turns whose segment may still hold the winner, one segment maximum a lane */
+    uint32_t i = t0 + lane;
+    bool lv = i < turns && seg_live(__ldg(segmax + (cw + i * step) / 32));
+    uint32_t live = __ballot_sync(0xFFFFFFFFu, lv);
+    if (!live) continue;
+    uint32_t c = cw + lane + (t0 + __ffs(live) - 1) * step;
+    live &= live - 1;
+    uint32_t bits = fetch(c);
+    for (;;) { /* live turns only; the next one's loads go out before this one's work */
+      uint32_t cur = bits, cc = c;
+      uint4 craw = raw;
+      float cq[pd_elems<DT>::N];
 #pragma unroll
-    for (int e = 0; e < n; e++) cq[e] = RESID && resid ? qv[e] : 0.0f;
-    bits = bits2 && seg_live(sm2) ? bits2 : 0u; /* next chunk: its loads now */
-    pd_race_whole<DT, VEC>(row, q, qvec, c + step, bits, &raw, qv);
-    bits2 = c + 2 * step < cf ? pd_whole_bits<DT>(mask, c + 2 * step) : 0u; /* and after */
-    sm2 = c + 2 * step < cf ? __ldg(segmax + (c + 2 * step) / 32) : -INFINITY;
-    /* the request's best key from the other blocks: read now, used after this chunk, so
-     * thread 0 does not wait on it */
-    bool trade = gbest && threadIdx.x == 0;
-    unsigned long long gv = trade ? *(volatile unsigned long long *)gbest : 0;
-    judge(c, cur, craw, cq);
-    if (trade) { /* trade best keys with the request's other blocks */
-      unsigned long long sv = *(volatile unsigned long long *)sthr;
-      if (sv > gv) atomicMax(gbest, sv);
-      else if (gv > sv) atomicMax(sthr, gv);
+      for (int e = 0; e < n; e++) cq[e] = RESID && resid ? qv[e] : 0.0f;
+      bool more = live != 0;
+      if (more) {
+        c = cw + lane + (t0 + __ffs(live) - 1) * step;
+        live &= live - 1;
+        bits = fetch(c);
+      }
+      /* the request's best key from the other blocks: read now, used after this chunk,
+       * so thread 0 does not wait on it */
+      bool trade = gbest && threadIdx.x == 0;
+      unsigned long long gv = trade ? *(volatile unsigned long long *)gbest : 0;
+      judge(cc, cur, craw, cq);
+      if (trade) { /* trade best keys with the request's other blocks */
+        unsigned long long sv = *(volatile unsigned long long *)sthr;
+        if (sv > gv) atomicMax(gbest, sv);
+        else if (gv > sv) atomicMax(sthr, gv);
+      }
+      if (!more) break;
     }
   }
   if (je % n && threadIdx.x == 0) { /* the row's last chunk, cut by width */
