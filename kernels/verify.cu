@@ -326,8 +326,8 @@ struct pd_stats_acc {
  * When sampling (SUMS), each warp also writes the largest c of the segment of 32 chunks it
  * read in a step (its ragged chunk aside), which lets the race skip whole segments. */
 template <int DT, bool VEC, bool SUMS>
-__global__ void __launch_bounds__(PD_VBLOCK, SUMS ? PD_STATS_MINB : 1) pd_stats_kernel(pd_verify_dev d, unsigned splits,
-                                                             uint32_t span, pd_part1 *part) {
+__global__ void __launch_bounds__(PD_VBLOCK, SUMS ? PD_STATS_MINB : 1)
+    pd_stats_kernel(pd_verify_dev d, unsigned splits, uint32_t span, pd_part1 *part) {
   __shared__ pd_best sbest[32];
   __shared__ float ssum[32];
   const pd_verify_args &a = d.a;
@@ -648,10 +648,11 @@ __device__ __forceinline__ void pd_race_whole(const void *row, const float *q, b
  * Tokens are first judged in fp32 with bounds rounded the safe way (an upper bound of lw,
  * a lower bound of the best key); only those that may still win get their exact lw and
  * key in double, as verify.c computes them. Whole chunks take the lean loop (32-bit
- * indices, loads one chunk ahead, the mask two); a ragged last chunk is one more turn of
- * thread 0, after its others. A warp skips a segment (its 32 chunks of a turn) whose
- * largest c bounds every lw in it below what can still win: no loads, no work; it learns
- * which of its turns are live 32 at a time, one segment maximum a lane. */
+ * indices; a chunk's mask and logits loaded side by side, one live turn ahead); a ragged
+ * last chunk is one more turn of thread 0, after its others. A warp skips a segment (its
+ * 32 chunks of a turn) whose largest c bounds every lw in it below what can still win: no
+ * loads, no work; it learns which of its turns are live 32 at a time, one segment maximum
+ * a lane. */
 template <int DT, bool VEC, bool RESID>
 __device__ pd_best_d pd_race_slice(const pd_verify_dev &d, const pd_job &job, uint32_t jb,
                                    uint64_t je, unsigned long long *sthr,
