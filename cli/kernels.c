@@ -934,16 +934,20 @@ static int pdk_bench_cpu(bool quick, const char *only) {
                       0);
       pdk_batch_free(&h);
     }
-  for (int mode = PD_VERIFY_GREEDY; mode <= PD_VERIFY_SAMPLE_POINT; mode++)
+  /* each mode on plain rows (uniform logits, some rows of the adversarial kinds), then on
+   * rows peaked as a confident model's are */
+  for (int pm = 0; pm < 6; pm++) {
+    int peaked = pm / 3, mode = PD_VERIFY_GREEDY + pm % 3;
     for (size_t b = 0; b < (quick ? 2u : 3u); b++)
       for (size_t k = 0; k < 3; k++) {
         char what[128];
-        snprintf(what, sizeof what, "cpu verify %s bf16 batch %zu k=%zu",
-                 pdk_mode_name((pd_verify_mode)mode), batches[b], ks[k]);
+        snprintf(what, sizeof what, "cpu verify %s bf16 batch %zu k=%zu%s",
+                 pdk_mode_name((pd_verify_mode)mode), batches[b], ks[k],
+                 peaked ? " peaked" : "");
         if (only && !strstr(what, only)) continue;
         pdk_batch h;
         if (!pdk_batch_make(&h, (pd_verify_mode)mode, PD_BF16, PDK_WIDTH, batches[b],
-                            (int)ks[k], 0.8f, 9, -1)) {
+                            (int)ks[k], 0.8f, 9, peaked ? PDK_PEAKED : -1)) {
           pdk_batch_free(&h);
           return pd_cli_usage("bench kernels: out of memory");
         }
@@ -954,6 +958,7 @@ static int pdk_bench_cpu(bool quick, const char *only) {
         pdk_bench_print(line, us, pdk_floor_bytes(&v.a, h.rows), 0);
         pdk_batch_free(&h);
       }
+  }
   return 0;
 }
 
