@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES="meson ninja-build pkg-config gcc g++ clang libjansson-dev libmimalloc-dev libcmocka-dev
-libbenchmark-dev python3 python3-jsonschema"
+libbenchmark-dev python3 python3-jsonschema ca-certificates"
 
 setup() {
   local missing=()
@@ -43,6 +43,36 @@ run_tests() { # dir, label
   return $rc
 }
 
+# The CUDA kernels, compiled and linked with their CPU twins by kernels/build_standalone.sh,
+# then the CPU half of their self-test (the GPU half needs a GPU). nvcc: the system's, else
+# NVIDIA's wheels from PyPI (tools/cuda_wheels.py); with neither, one line says why it skipped.
+cuda_check() {
+  local nvcc
+  if command -v nvcc >/dev/null 2>&1; then
+    nvcc=$(command -v nvcc)
+  elif python3 tools/cuda_wheels.py .cuda-tools >build-cuda.log 2>&1; then
+    nvcc=$PWD/.cuda-tools/nvidia/cu13/bin/nvcc
+  else
+    echo "cuda: skipped ($(tail -1 build-cuda.log))"
+    return 0
+  fi
+  if ! OUT=build-cuda NVCC=$nvcc bash kernels/build_standalone.sh --no-run >/dev/null 2>&1 ||
+     grep -q -i -E 'warning|error' build-cuda/build.txt; then
+    cat build-cuda/build.txt
+    echo "cuda: the kernels do not build cleanly"
+    return 1
+  fi
+  if ! build-cuda/pushdown-kernels kernels-selftest --quick >build-cuda/selftest.txt 2>&1; then
+    grep -v '^ok ' build-cuda/selftest.txt
+    echo "cuda: the kernels' self-test failed"
+    return 1
+  fi
+  local n
+  n=$(grep -c '^ok ' build-cuda/selftest.txt)
+  echo "cuda: kernels built ($(head -1 build-cuda/build.txt)); self-test: $n checks ok," \
+    "$(tail -1 build-cuda/selftest.txt)"
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -61,6 +91,7 @@ case "$cmd" in
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dcuda=disabled -Dbench=disabled -Dmimalloc=disabled
     run_tests build-asan "asan+ubsan" || rc=1
+    cuda_check || rc=1
     p=$(grep -hE '^Ok:' build/test-output.txt build-asan/test-output.txt | awk '{s+=$2} END {print s+0}')
     f=$(grep -hE '^Fail:' build/test-output.txt build-asan/test-output.txt | awk '{s+=$2} END {print s+0}')
     echo "test command took $(( $(date +%s) - start )) s"
