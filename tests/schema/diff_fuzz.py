@@ -305,10 +305,17 @@ def mutate_towards(r, schema):
     return rnd_value(r)
 
 
+def unresolvable(e):
+    """python3-jsonschema before 4.18 (Debian 12 packages 4.10) looks an embedded
+    resource's $id up on the network instead of in the schema: such a schema is
+    left out (counted as unresolved), not compared."""
+    return type(e).__name__ in ("RefResolutionError", "Unresolvable", "_WrappedReferencingError")
+
+
 def run(binary, n_schemas, seed):
     r = random.Random(seed)
     counts = {"compared": 0, "agree": 0, "false_positive": 0, "false_negative": 0,
-              "refused": 0, "schemas": 0}
+              "refused": 0, "unresolved": 0, "schemas": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(n_schemas):
             defs = {}
@@ -340,6 +347,11 @@ def run(binary, n_schemas, seed):
                     want = validator.is_valid(v)
                 except RecursionError:  # a $ref cycle the validator cannot follow
                     continue
+                except Exception as e:  # noqa: BLE001 - only the reference kind is expected
+                    if not unresolvable(e):
+                        raise
+                    counts["unresolved"] += 1
+                    break
                 acc = got.startswith("accept")
                 counts["compared"] += 1
                 if acc == want:
