@@ -6,8 +6,8 @@
 #   OUT=/some/dir kernels/build_standalone.sh [--quick] [--no-run] [--sanitize]
 #
 # NVFLAGS adds nvcc options (the kernels' tuning macros: PD_SEGS_32, PD_CS_32, PD_SEGS_16,
-# PD_CS_16, PD_UNROLL, PD_STATS_TARGET, PD_RACE_MINB, PD_RACE_TARGET), to compare variants
-# on one machine.
+# PD_CS_16, PD_UNROLL, PD_STATS_TARGET, PD_STATS_MINB, PD_RACE_MINB, PD_RACE_TARGET), to compare
+# variants on one machine.
 # Writes $OUT/build.txt, $OUT/gpu.txt (nvidia-smi), $OUT/selftest.txt, $OUT/bench.txt, and
 # with --sanitize $OUT/memcheck.txt and $OUT/racecheck.txt (compute-sanitizer over the quick
 # self-test). Each step has a time limit (a kernel that never ends must not hold the machine).
