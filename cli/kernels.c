@@ -614,6 +614,15 @@ static void pdk_gpu_checks(pdk_report *rep, bool quick) {
   pd_verify_args ea = {.mode = PD_VERIFY_SAMPLE, .n = 0};
   pd_status st = pd_cuda_verify(&ea, 0, NULL, 0, NULL, &err);
   pdk_line(rep, st == PD_OK, "gpu verify empty batch", st == PD_OK ? "" : err.message);
+  /* refused before anything is read or queued: the pointers are never followed */
+  uint32_t dummy[4] = {0};
+  size_t offs[2] = {0, 0};
+  pd_verify_args wa = {.mode = PD_VERIFY_GREEDY, .target_logits = dummy, .dtype = PD_BF16,
+                       .width = (size_t)1 << 31, .draft_offsets = offs, .n = 1,
+                       .out_tokens = dummy, .out_counts = dummy};
+  st = pd_cuda_verify(&wa, 1, dummy, sizeof dummy, NULL, &err);
+  pdk_line(rep, st == PD_ERR_ARG, "gpu verify width 2^31 -> PD_ERR_ARG",
+           st == PD_ERR_ARG ? "" : pd_status_str(st));
 }
 
 int pd_cli_kernels_selftest(int argc, char **argv) {

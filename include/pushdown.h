@@ -455,7 +455,8 @@ pd_status pd_cuda_apply_bitmask(void *logits, pd_dtype dtype, size_t rows, size_
 size_t pd_cuda_verify_workspace(size_t n_rows, size_t width);
 /* n_rows (= draft_offsets[n] + n, which the host knows) sizes the launch; workspace
  * is device memory of pd_cuda_verify_workspace(n_rows, width) bytes. Decisions equal
- * pd_cpu_verify's for the same arguments, up to float rounding in sums and logs. */
+ * pd_cpu_verify's for the same arguments, up to float rounding in sums and logs. Widths
+ * above 2^31 - 1 are refused with PD_ERR_ARG (the device indexes tokens in 32 bits). */
 pd_status pd_cuda_verify(const pd_verify_args *a, size_t n_rows, void *workspace,
                          size_t workspace_bytes, void *stream, pd_error *err);
 
