@@ -831,7 +831,6 @@ static pd_status pd__narrow_walk(pd_classifier *k, uint32_t x, uint32_t depth, u
   return s;
 }
 
-
 static uint32_t pd__find(const pd_classifier *k, uint32_t x) {
   while (k->uf[x]) x = k->uf[x] - 1;
   return x;

@@ -638,9 +638,10 @@ static pd_status pd__fill_set_in(pd_matcher *m, pd_masks *mk, uint32_t *words) {
   if (n_words > PD__STACK_WORDS && !(cand = pd__malloc(m->alloc, n_words * sizeof *cand)))
     return PD_ERR_NOMEM;
   memset(cand, 0, n_words * sizeof *cand);
-  for (uint32_t b = 0; b < 256; b++)
-    for (uint32_t q = t->first[b]; q < t->first[b + 1] && (first[b / 32] >> (b % 32) & 1); q++)
-      pd_bit_set(cand, q);
+  for (uint32_t b = 0; b < 256; b++) {
+    if (!(first[b / 32] >> (b % 32) & 1)) continue;
+    for (uint32_t q = t->first[b]; q < t->first[b + 1]; q++) pd_bit_set(cand, q);
+  }
   pd_status st = pd__walk_candidates(m, t, cand, n_words, false, words);
   if (cand != local) pd__free(m->alloc, cand);
   return st;

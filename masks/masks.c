@@ -199,7 +199,7 @@ static pd_status pd__counted_exits(pd_masks *mk, const pd_allocator *a) {
 
 /* set_in (masks_internal.h): the set rules, then every rule that calls a
  * rule marked, until none is added. */
-static uint8_t *pd__set_in(const pd_pda *p, const pd_allocator *a) {
+static uint8_t *pd__set_in_make(const pd_pda *p, const pd_allocator *a) {
   const pd_pda_rule *rules = pd_pda_rules(p);
   const pd_pda_state *states = pd_pda_states(p);
   const pd_pda_edge *edges = pd_pda_edges(p);
@@ -247,7 +247,8 @@ pd_status pd_masks_build(const struct pd_grammar *g, pd_masks **out, pd_error *e
   for (uint32_t r = 0; g->pda.n_counted && r < g->pda.n_rules; r++)
     if (rules[r].count && rules[r].count < mk->fresh_room) mk->fresh_room = rules[r].count;
   if (st == PD_OK && g->pda.n_counted && pd__counted_exits(mk, a) != PD_OK) st = pd__nomem(err);
-  if (st == PD_OK && g->pda.n_set && !(mk->set_in = pd__set_in(&g->pda, a))) st = pd__nomem(err);
+  if (st == PD_OK && g->pda.n_set && !(mk->set_in = pd__set_in_make(&g->pda, a)))
+    st = pd__nomem(err);
   const pd_pda_state *states = pd_pda_states(&g->pda);
   for (uint32_t s = 0; st == PD_OK && s < mk->n_states; s++)
     if (!states[s].n_byte) mk->cls[s] = &pd__empty_class;
