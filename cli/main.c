@@ -16,7 +16,7 @@ static const struct {
     {"mask", pd_cli_mask, "--grammar F --tokenizer T [--after-text F] [--vocab-size N]"},
     {"maskbench", pd_cli_maskbench,
      "DIR --tokenizer T [--grammar F] [--json] [--cpu-time] [--verbose] [--any-order] [--eager] [--brute K]"
-     " [--cache-mb N]"},
+     " [--cache-mb N] [--slow US]"},
     {"encode", pd_cli_encode, "--tokenizer T [--batch F]"},
     {"generate", pd_cli_generate, "(--grammar F | --schema F | --regex P) --tokenizer T --corpus F ..."},
     {"demo", pd_cli_demo, "[--tokenizer T]: a short demonstration with timings"},

@@ -2,7 +2,7 @@
  *
  *   pushdown maskbench DIR --tokenizer tokenizer.json [--grammar FILE] [--json] [--cpu-time]
  *                          [--verbose] [--any-order] [--eager] [--cache-mb N]
- *                          [--no-rule-cache] [--brute K]
+ *                          [--no-rule-cache] [--brute K] [--slow US]
  *
  * For each schema file under DIR (sorted): compile and fill the first mask
  * (TTFM); then for each of its test instances (DIR/instances.jsonl, field
@@ -33,9 +33,13 @@
  * compares the first PD__MB_BRUTE_MASKS masks of the first instance of every
  * K-th schema with brute force (each id of the vocabulary tried alone, about
  * 20 ms a mask at 128k tokens), outside the timed spans but between them, so
- * that run's timings are not for comparison. */
+ * that run's timings are not for comparison. --slow US prints each timed fill and
+ * accept over US microseconds on stderr with its place (file, test, token), the
+ * fill's share and the text before the token: the tail's masks, by kind (it reads
+ * the clock once more a span, after the fill, so its timings hold that too). */
 #include <dirent.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +68,7 @@ typedef struct pd__mb {
   const char *dir, *tokenizer, *grammar_path;
   bool json, cpu_time, verbose, any_order, eager, no_rule_cache;
   size_t brute_every;            /* --brute K; 0 = off */
+  double slow_us;                /* --slow US; negative = off */
   uint32_t *brute_row;           /* the brute-force mask */
   bool brute_file, brute_now;    /* this file's first instance is compared; this mask is */
   size_t brute_schemas, brute_masks, brute_differences;
@@ -311,20 +316,60 @@ static __attribute__((noinline, cold)) pd_status pd__mb_brute(pd__mb *b, pd_matc
   return PD_OK;
 }
 
-/* Fills the mask and accepts id, timing the pair; *ok = accepted. */
-static pd_status pd__mb_step(pd__mb *b, pd_matcher *m, uint32_t id, bool *ok) {
+/* Bytes s[0..n) for a one-line report: quotes, backslashes and other than
+ * printable ASCII escaped. */
+static void pd__mb_put_bytes(const uint8_t *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '"' || s[i] == '\\') fprintf(stderr, "\\%c", s[i]);
+    else if (s[i] == '\n') fputs("\\n", stderr);
+    else if (s[i] < 0x20 || s[i] > 0x7E) fprintf(stderr, "\\x%02x", s[i]);
+    else fputc(s[i], stderr);
+  }
+}
+
+/* Token id's bytes, escaped (nothing for an id without bytes). */
+static void pd__mb_put_token(const pd__mb *b, uint32_t id) {
+  const uint8_t *bytes;
+  size_t len;
+  if (pd_vocab_token(b->vocab, id, &bytes, &len, NULL) == PD_OK) pd__mb_put_bytes(bytes, len);
+}
+
+#define PD__MB_SLOW_CONTEXT 40 /* bytes of text before a slow mask's token, at least */
+
+/* --slow: the span of token i of in, with the text before it. */
+static void pd__mb_slow(const pd__mb *b, const pd__mb_inst *in, size_t i, double us,
+                        double fill_us) {
+  fprintf(stderr, "slow: %s test %ld token %zu: %.1f us (fill %.1f) after \"", in->file, in->test,
+          i, us, fill_us);
+  size_t from = i, have = 0, len;
+  const uint8_t *bytes;
+  while (from > 0 && have < PD__MB_SLOW_CONTEXT &&
+         pd_vocab_token(b->vocab, in->ids[from - 1], &bytes, &len, NULL) == PD_OK)
+    from--, have += len;
+  for (size_t k = from; k < i; k++) pd__mb_put_token(b, in->ids[k]);
+  fputs("\" token \"", stderr);
+  pd__mb_put_token(b, in->ids[i]);
+  fputs("\"\n", stderr);
+}
+
+/* Fills the mask and accepts token i of in, timing the pair; *ok = accepted. */
+static pd_status pd__mb_step(pd__mb *b, pd_matcher *m, const pd__mb_inst *in, size_t i, bool *ok) {
   double t0 = pd__mb_now(b);
   pd_status st = pd_matcher_fill_bitmask(m, b->row, b->n_words, NULL, NULL);
   if (st != PD_OK) return st;
+  double filled = b->slow_us >= 0 ? pd__mb_now(b) : 0;
   double skip = 0; /* the brute force's span, left out (read only then: a clock read costs a memoized fill) */
   if (b->brute_now) {
     double t1 = pd__mb_now(b);
     if ((st = pd__mb_brute(b, m)) != PD_OK) return st;
     skip = pd__mb_now(b) - t1;
   }
+  uint32_t id = in->ids[i];
   *ok = pd_matcher_accept_token(m, id, NULL) == PD_OK;
   double t1 = pd__mb_now(b);
   if (!pd__mb_push(&b->tbm, (t1 - t0 - skip) / 1e3)) return PD_ERR_NOMEM;
+  if (b->slow_us >= 0 && (t1 - t0 - skip) / 1e3 > b->slow_us)
+    pd__mb_slow(b, in, i, (t1 - t0 - skip) / 1e3, (filled - t0) / 1e3);
   b->tokens++;
   bool bit = id < b->n_words * 32 && ((b->row[id / 32] >> (id % 32)) & 1);
   if (bit != *ok) {
@@ -340,7 +385,7 @@ static pd_status pd__mb_instance(pd__mb *b, pd_matcher *m, const pd__mb_inst *in
   bool ok = true;
   for (size_t i = 0; ok && i < in->n; i++) {
     b->brute_now = b->brute_file && i < PD__MB_BRUTE_MASKS;
-    pd_status st = pd__mb_step(b, m, in->ids[i], &ok);
+    pd_status st = pd__mb_step(b, m, in, i, &ok);
     if (st != PD_OK) return st;
   }
   b->brute_now = false;
@@ -580,6 +625,12 @@ static int pd__mb_args(pd__mb *b, int argc, char **argv) {
       unsigned long k = i + 1 < argc ? strtoul(argv[++i], &end, 10) : 0;
       if (!end || *end || !k) return pd_cli_usage("maskbench: --brute needs a positive number");
       b->brute_every = k;
+    } else if (!strcmp(o, "--slow")) {
+      char *end = NULL;
+      double us = i + 1 < argc ? strtod(argv[++i], &end) : -1;
+      if (!end || *end || !(us >= 0) || us == HUGE_VAL)
+        return pd_cli_usage("maskbench: --slow needs a number of microseconds");
+      b->slow_us = us;
     } else if (!strcmp(o, "--cache-mb")) {
       char *end = NULL;
       unsigned long mb = i + 1 < argc ? strtoul(argv[++i], &end, 10) : 0;
@@ -638,6 +689,7 @@ static void pd__mb_free(pd__mb *b) {
 
 int pd_cli_maskbench(int argc, char **argv) {
   pd__mb b = {0};
+  b.slow_us = -1;
   int rc = pd__mb_args(&b, argc, argv);
   if (!rc) rc = pd__mb_setup(&b);
   for (size_t i = 0; !rc && i < b.n_files; i++) rc = pd__mb_file(&b, b.files[i]);

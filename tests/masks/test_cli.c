@@ -131,6 +131,22 @@ static void test_cli_maskbench(void **state) {
                               "vocabulary, 0 differ\n"));
   assert_non_null(strstr(out, "\"brute_masks\":4,\"brute_differences\":0,"));
   assert_int_equal(pdt__run("maskbench mb --brute 0", out, sizeof out), 2);
+  /* --slow 0: each of the 9 timed spans on stderr, with its place and the text before it */
+  snprintf(args, sizeof args, "maskbench mb --tokenizer '%s' --grammar obj.gbnf --slow 0", tok);
+  assert_int_equal(pdt__run(args, out, sizeof out), 0);
+  snprintf(path, sizeof path, "%s/stderr.txt", pdt__dir);
+  char *err = pdt_read_file(path, NULL);
+  assert_non_null(err);
+  size_t spans = 0;
+  for (const char *p = err; (p = strstr(p, "slow: ")); p++) spans++;
+  assert_int_equal(spans, 9);
+  assert_non_null(strstr(err, "slow: sub/s.json test 0 token 0: "));
+  assert_non_null(strstr(err, " after \"\" token \"{\"\n"));
+  assert_non_null(strstr(err, "slow: sub/t.json test 0 token 1: "));
+  assert_non_null(strstr(err, " after \"{\" token \"x\"\n"));
+  free(err);
+  assert_int_equal(pdt__run("maskbench mb --slow -1", out, sizeof out), 2);
+  assert_int_equal(pdt__run("maskbench mb --slow", out, sizeof out), 2);
   pd_vocab_free(v);
 }
 
