@@ -277,18 +277,23 @@ __device__ __forceinline__ float pd_unord(int i) {
   return __int_as_float(i >= 0 ? i : i ^ 0x7FFFFFFF);
 }
 
-/* A stats thread's running state: its largest c, the first chunk reaching it, and the
- * partial sums of exp((c - mv) / T), one per chunk of a step (independent chains). */
+/* A stats thread's running state: its largest c; where it is, the lowest id reaching it
+ * (greedy) or the first chunk reaching it (when summing); and the partial sums of
+ * exp((c - mv) / T), one per chunk of a step (independent chains). */
 template <int DT, bool SUMS>
 struct pd_stats_acc {
   float mv = -INFINITY;
-  uint32_t mc = 0;
+  uint32_t at = 0;
   float s[PD_UNROLL] = {0.0f};
 
   /* One step: chunks c0 + u * PD_VBLOCK with their raw logits and mask bits. 16-bit
-   * chunks keep their pairs with disallowed halves -inf (w). The maximum and its first
-   * chunk are kept without branches (a warp's 32 maxima rise on most steps); the id
-   * inside that chunk is found once, after the loop. */
+   * chunks keep their pairs with disallowed halves -inf (w). Greedy finds the id inside
+   * the chunk where the maximum rises (in a warp, often in the first steps, then seldom):
+   * finding it after the loop loaded each thread's chunk and mask word again, a sector or
+   * two a thread, 12% more DRAM traffic than the row (greedy 136 -> 122 us at batch 256,
+   * k = 4, on an H100). When summing, that branch cost more than the load (sample-point
+   * 257 -> 275 us): the chunk is kept without branches, and the block's best chunk is
+   * loaded again once, after the block's reduction. */
   __device__ __forceinline__ void step(const uint4 *raw, const uint32_t *cur, uint32_t c0,
                                        float l2t, float *cms) {
     const int n = pd_elems<DT>::N;
@@ -304,9 +309,19 @@ struct pd_stats_acc {
       } else {
         cm = pd_chunk_pairs<DT>(raw[u], cur[u], w[u]);
       }
-      bool up = cm > mv;
-      mv = up ? cm : mv;
-      mc = up ? c0 + (uint32_t)u * PD_VBLOCK : mc;
+      uint32_t c = c0 + (uint32_t)u * PD_VBLOCK;
+      if (SUMS) {
+        bool up = cm > mv;
+        mv = up ? cm : mv;
+        at = up ? c : at;
+      } else if (cm > mv) {
+        uint32_t e0 = 0;
+#pragma unroll
+        for (int e = n - 1; e >= 0; e--)
+          if (pd_stats_x<DT>(x[u], w[u], e) == cm) e0 = (uint32_t)e;
+        mv = cm;
+        at = c * n + e0;
+      }
       cms[u] = cm;
     }
     if (!SUMS || mv == -INFINITY) return;
@@ -383,18 +398,9 @@ __global__ void __launch_bounds__(PD_VBLOCK, SUMS ? PD_STATS_MINB : 1)
     if (cur[0]) raw[0] = pd_chunk_load<DT, false>(row, a.width, (uint64_t)cf * n);
     acc.step(raw, cur, cf, l2t, cms);
   }
-  pd_best mx = {acc.mv, PD_NONE};
-  if (acc.mv != -INFINITY) { /* the lowest id of the maximum in its chunk, loaded again */
-    uint32_t b = pd_chunk_bits<DT>(mask, a.n_words, a.width, (uint64_t)acc.mc * n);
-    uint4 r = pd_chunk_load<DT, VEC>(row, a.width, (uint64_t)acc.mc * n);
-    float xr[pd_elems<DT>::N];
-    uint32_t wr[4];
-    if (DT == PD_F32) pd_chunk_c<DT>(r, b, xr);
-    else pd_chunk_pairs<DT>(r, b, wr);
-#pragma unroll
-    for (int e = n - 1; e >= 0; e--)
-      if (pd_stats_x<DT>(xr, wr, e) == acc.mv) mx.id = acc.mc * n + (uint32_t)e;
-  }
+  /* when summing, ids are chunks until the block's best is known (the lowest chunk
+   * holding the maximum holds its lowest id); then thread 0 loads that one chunk again */
+  pd_best mx = {acc.mv, acc.mv == -INFINITY ? PD_NONE : acc.at};
   float st = 0.0f;
 #pragma unroll
   for (int u = 0; u < PD_UNROLL; u++) st += acc.s[u];
@@ -402,6 +408,18 @@ __global__ void __launch_bounds__(PD_VBLOCK, SUMS ? PD_STATS_MINB : 1)
   pd_part1 out = {bm.v, bm.id, 0.0f, 0};
   if (SUMS && bm.id != PD_NONE)
     out.s = pd_block_sum(mx.id == PD_NONE ? 0.0f : st * expf((mx.v - bm.v) * inv_t), ssum);
+  if (SUMS && bm.id != PD_NONE && threadIdx.x == 0) {
+    uint64_t j0 = (uint64_t)bm.id * n;
+    uint4 r = pd_chunk_load<DT, VEC>(row, a.width, j0);
+    uint32_t b = pd_chunk_bits<DT>(mask, a.n_words, a.width, j0);
+    float xr[pd_elems<DT>::N];
+    uint32_t wr[4];
+    if (DT == PD_F32) pd_chunk_c<DT>(r, b, xr);
+    else pd_chunk_pairs<DT>(r, b, wr);
+#pragma unroll
+    for (int e = n - 1; e >= 0; e--)
+      if (pd_stats_x<DT>(xr, wr, e) == bm.v) out.id = (uint32_t)j0 + (uint32_t)e;
+  }
   if (threadIdx.x == 0) part[blockIdx.x] = out;
 }
 
