@@ -69,6 +69,35 @@ static void test_rules_and_dump(void **state) {
   pd_ir_free(&ir);
 }
 
+/* Nested counts of one x fold into one count of x: (x+){m,n} is x{m,}, (x?){m,n} is
+ * x{0,n}, (x*){m,n} is x*; other nestings stay as written. */
+static void test_repeat_folds(void **state) {
+  (void)state;
+  pd_ir ir;
+  pd_ir_init(&ir, NULL);
+  uint32_t x = pd_ir_bytes(&ir, "ab", 2);
+  struct {
+    uint32_t in_min, in_max, min, max, a_is_x, off, n;
+  } cases[] = {
+      {1, PD_IR_INF, 53, 53, 1, 53, PD_IR_INF}, /* (x+){53} */
+      {1, PD_IR_INF, 0, 5, 1, 0, PD_IR_INF},    /* (x+){0,5} = x* */
+      {0, 1, 3, 7, 1, 0, 7},                    /* (x?){3,7} */
+      {0, 1, 2, PD_IR_INF, 1, 0, PD_IR_INF},    /* (x?){2,} = x* */
+      {0, PD_IR_INF, 2, 4, 1, 0, PD_IR_INF},    /* (x*){2,4} */
+      {2, 2, 3, 3, 0, 3, 3},                    /* (x{2}){3}: stays nested */
+      {1, 3, 2, 2, 0, 2, 2},                    /* (x{1,3}){2}: stays nested */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    uint32_t inner = pd_ir_repeat(&ir, x, cases[i].in_min, cases[i].in_max);
+    const pd_ir_node *r = pd_ir_at(&ir, pd_ir_repeat(&ir, inner, cases[i].min, cases[i].max));
+    assert_int_equal(r->kind, PD_IR_REPEAT);
+    assert_int_equal(r->a, cases[i].a_is_x ? x : inner);
+    assert_int_equal(r->off, cases[i].off);
+    assert_int_equal(r->n, cases[i].n);
+  }
+  pd_ir_free(&ir);
+}
+
 /* Every allocation of a small build fails in turn: the failure is sticky, nothing leaks. */
 static void test_alloc_failure(void **state) {
   (void)state;
@@ -93,6 +122,7 @@ int main(void) {
       cmocka_unit_test(test_class_normalizes),
       cmocka_unit_test(test_class_negation),
       cmocka_unit_test(test_rules_and_dump),
+      cmocka_unit_test(test_repeat_folds),
       cmocka_unit_test(test_alloc_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

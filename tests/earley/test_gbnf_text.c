@@ -41,6 +41,27 @@ static void test_utf8_and_repeats(void **state) {
   pd_grammar_free(g);
 }
 
+/* Counts of counts (ir.c folds them): the languages as written. */
+static void test_nested_counts(void **state) {
+  (void)state;
+  char text[256];
+  pd_grammar *g = pdt_gbnf("root ::= ([ab]+){53} \"!\"\n", NULL);
+  for (int n = 0; n <= 200; n += n < 60 ? 1 : 35) {
+    memset(text, 'a', (size_t)n);
+    text[n / 2] = 'b';
+    strcpy(text + n, "!");
+    assert_int_equal(PDT_V(g, text), n >= 53 ? 2 : 0);
+    text[n] = '\0';
+    assert_int_equal(PDT_V(g, text), 1);
+  }
+  pd_grammar_free(g);
+  g = pdt_gbnf("root ::= (\"a\"?){3,5} \"!\"\n", NULL);
+  assert_int_equal(PDT_V(g, "!"), 2);
+  assert_int_equal(PDT_V(g, "aaaaa!"), 2);
+  assert_int_equal(PDT_V(g, "aaaaaa"), 0);
+  pd_grammar_free(g);
+}
+
 static void test_shared_json(void **state) {
   (void)state;
   const char *path = pdt_data("grammars/gbnf/json.gbnf");
@@ -109,6 +130,7 @@ static void test_alloc_failure(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_recursions),    cmocka_unit_test(test_utf8_and_repeats),
+      cmocka_unit_test(test_nested_counts),
       cmocka_unit_test(test_shared_json),   cmocka_unit_test(test_token_syntax),
       cmocka_unit_test(test_alloc_failure),
   };

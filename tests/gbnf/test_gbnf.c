@@ -194,8 +194,11 @@ static void test_repetition(void **state) {
   assert_rule("root ::= \"a\"+*", "root ::= \"a\"{0,}");
   assert_rule("root ::= \"a\"?*", "root ::= \"a\"{0,}");
   assert_rule("root ::= \"a\"*{2,5}", "root ::= \"a\"{0,}");
-  assert_rule("root ::= \"a\"+?", "root ::= \"a\"{1,}{0,1}");
-  assert_rule("root ::= \"a\"?+", "root ::= \"a\"{0,1}{1,}");
+  assert_rule("root ::= \"a\"+?", "root ::= \"a\"{0,}"); /* (a+)? and (a?)+ are a* */
+  assert_rule("root ::= \"a\"?+", "root ::= \"a\"{0,}");
+  assert_rule("root ::= \"a\"+{3,5}", "root ::= \"a\"{3,}");
+  assert_rule("root ::= \"a\"?{3,5}", "root ::= \"a\"{0,5}");
+  assert_rule("root ::= \"a\"{2}{3}", "root ::= \"a\"{2,2}{3,3}");
   assert_rule("root ::= (\"a\" | \"b\")+ \"c\"", "root ::= ((\"a\" | \"b\"){1,} \"c\")");
   assert_rule("root ::= \"a\"{0}", "root ::= \"\"");
 }
