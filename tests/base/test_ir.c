@@ -69,8 +69,8 @@ static void test_rules_and_dump(void **state) {
   pd_ir_free(&ir);
 }
 
-/* Nested counts of one x fold into one count of x: (x+){m,n} is x{m,}, (x?){m,n} is
- * x{0,n}, (x*){m,n} is x*; other nestings stay as written. */
+/* Nested counts of one x fold into one count of x where the sums leave no gap:
+ * (x{0,a}){m,n} is x{0,a*n}, (x{1,a}){m,n} is x{m,a*n}; others stay as written. */
 static void test_repeat_folds(void **state) {
   (void)state;
   pd_ir ir;
@@ -84,8 +84,12 @@ static void test_repeat_folds(void **state) {
       {0, 1, 3, 7, 1, 0, 7},                    /* (x?){3,7} */
       {0, 1, 2, PD_IR_INF, 1, 0, PD_IR_INF},    /* (x?){2,} = x* */
       {0, PD_IR_INF, 2, 4, 1, 0, PD_IR_INF},    /* (x*){2,4} */
+      {1, 3, 2, 2, 1, 2, 6},                    /* (x{1,3}){2} */
+      {0, 33, 0, 33, 1, 0, 1089},               /* (x{0,33}){0,33} */
+      {1, 3, 0, PD_IR_INF, 1, 0, PD_IR_INF},    /* (x{1,3})* */
       {2, 2, 3, 3, 0, 3, 3},                    /* (x{2}){3}: stays nested */
-      {1, 3, 2, 2, 0, 2, 2},                    /* (x{1,3}){2}: stays nested */
+      {2, 3, 0, 2, 0, 0, 2},                    /* (x{2,3}){0,2} (no 1): stays nested */
+      {1, 100000, 1, 100000, 0, 1, 100000},     /* the product is past 2^32: stays nested */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     uint32_t inner = pd_ir_repeat(&ir, x, cases[i].in_min, cases[i].in_max);

@@ -60,6 +60,12 @@ static void test_nested_counts(void **state) {
   assert_int_equal(PDT_V(g, "aaaaa!"), 2);
   assert_int_equal(PDT_V(g, "aaaaaa"), 0);
   pd_grammar_free(g);
+  g = pdt_gbnf("root ::= (\"a\"{1,3}){2} \"!\" | (\"b\"{2,3}){0,2} \"!\"\n", NULL);
+  const char *yes[] = {"aa!", "aaaaaa!", "!", "bb!", "bbbbbb!", "bbbbb!"};
+  const char *no[] = {"a!", "aaaaaaa!", "b!", "bbbbbbb!"};
+  for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) assert_int_equal(PDT_V(g, yes[i]), 2);
+  for (size_t i = 0; i < sizeof no / sizeof *no; i++) assert_int_equal(PDT_V(g, no[i]), 0);
+  pd_grammar_free(g);
 }
 
 static void test_shared_json(void **state) {
