@@ -216,6 +216,17 @@ __device__ __forceinline__ float pd_stats_x(const float *x, const uint32_t *w, i
   return fminf(pd_half<DT>(w[e >> 1], e & 1), FLT_MAX);
 }
 
+/* j0 + the lowest e whose token in a stats chunk (x or w, as pd_stats_x reads them) is v;
+ * none: id. */
+template <int DT>
+__device__ __forceinline__ uint32_t pd_chunk_first(const float *x, const uint32_t *w, float v,
+                                                   uint32_t j0, uint32_t id) {
+#pragma unroll
+  for (int e = pd_elems<DT>::N - 1; e >= 0; e--)
+    if (pd_stats_x<DT>(x, w, e) == v) id = j0 + (uint32_t)e;
+  return id;
+}
+
 /* 2^z in one MUFU op, results below 2^-126 flushed to 0: a row sum holds its largest term,
  * 1, so a flushed term changes it by less than 1e-38 (exp2f adds a denormal fix-up of a
  * few instructions a token). */
@@ -251,20 +262,11 @@ __device__ __forceinline__ uint32_t pd_whole_bits(const uint32_t *mask, uint32_t
   return (__ldg(mask + c / (32 / n)) >> ((c % (32 / n)) * n)) & ((1u << n) - 1u);
 }
 
-/* The raw logits of whole chunk c (inside the row). */
+/* The raw logits of whole chunk c (inside the row): pd_chunk_load with no bound to test. */
 template <int DT, bool VEC>
 __device__ __forceinline__ uint4 pd_whole_load(const void *row, uint32_t c) {
-  if (VEC) return __ldcs((const uint4 *)row + c); /* evict first: read once */
-  const int n = pd_elems<DT>::N;
-  uint32_t w[4] = {0, 0, 0, 0};
-#pragma unroll
-  for (int e = 0; e < n; e++) {
-    uint32_t h = DT == PD_F32 ? __float_as_uint(__ldg((const float *)row + (uint64_t)c * n + e))
-                              : (uint32_t)__ldg((const unsigned short *)row + (uint64_t)c * n + e);
-    if (DT == PD_F32) w[e] = h;
-    else w[e >> 1] |= h << (16 * (e & 1));
-  }
-  return make_uint4(w[0], w[1], w[2], w[3]);
+  const uint64_t j0 = (uint64_t)c * pd_elems<DT>::N;
+  return pd_chunk_load<DT, VEC>(row, j0 + pd_elems<DT>::N, j0);
 }
 
 /* Floats as ints that order like them (an involution; NaN does not occur here). */
@@ -315,12 +317,8 @@ struct pd_stats_acc {
         mv = up ? cm : mv;
         at = up ? c : at;
       } else if (cm > mv) {
-        uint32_t e0 = 0;
-#pragma unroll
-        for (int e = n - 1; e >= 0; e--)
-          if (pd_stats_x<DT>(x[u], w[u], e) == cm) e0 = (uint32_t)e;
         mv = cm;
-        at = c * n + e0;
+        at = c * n + pd_chunk_first<DT>(x[u], w[u], cm, 0, 0);
       }
       cms[u] = cm;
     }
@@ -416,9 +414,7 @@ __global__ void __launch_bounds__(PD_VBLOCK, SUMS ? PD_STATS_MINB : 1)
     uint32_t wr[4];
     if (DT == PD_F32) pd_chunk_c<DT>(r, b, xr);
     else pd_chunk_pairs<DT>(r, b, wr);
-#pragma unroll
-    for (int e = n - 1; e >= 0; e--)
-      if (pd_stats_x<DT>(xr, wr, e) == bm.v) out.id = (uint32_t)j0 + (uint32_t)e;
+    out.id = pd_chunk_first<DT>(xr, wr, bm.v, (uint32_t)j0, out.id);
   }
   if (threadIdx.x == 0) part[blockIdx.x] = out;
 }
