@@ -200,6 +200,18 @@ static inline void pd__set(pd_classifier *k, int which, uint32_t t) {
   *w |= 1u << (t & 31);
 }
 
+/* pd__set(k, 0, t) when on (0 or 1), without a branch on it. */
+static inline void pd__set_if(pd_classifier *k, uint32_t t, uint32_t on) {
+  uint32_t *w = k->acc + (t >> 5), old = *w;
+  if (!k->dense && k->n_dirty[0] < PD__DIRTY) { /* the slot is written, kept when the word is new */
+    k->dirty[0][k->n_dirty[0]] = t >> 5;
+    k->n_dirty[0] += on & (old == 0);
+  } else if (on && !old) {
+    k->dense = true;
+  }
+  *w = old | on << (t & 31);
+}
+
 /* Starts a new set in the dedup table (stamps, cleared when they wrap). */
 static void pd__new_set(pd_classifier *k) {
   if (++k->gen == 0) {
@@ -306,8 +318,12 @@ static void pd__pop(pd_classifier *k, uint32_t n) {
 
 /* Whether, under end flags f, the seed's rule ending before byte b keeps the
  * token alive. */
+static inline bool pd__live_in(const uint32_t *follow, uint8_t f, uint8_t b) {
+  return (f & PD__LIVE_END) || ((f & PD__END) && (follow[b / 32] >> (b % 32) & 1));
+}
+
 static inline bool pd__live(const pd_classifier *k, uint8_t f, uint8_t b) {
-  return (f & PD__LIVE_END) || ((f & PD__END) && (k->seed_follow[b / 32] >> (b % 32) & 1));
+  return pd__live_in(k->seed_follow, f, b);
 }
 
 /* The same for row r's flags. */
@@ -701,6 +717,36 @@ static int pd__long_span(const pd_trie *t, uint32_t keep, uint32_t lo, uint32_t 
   return l;
 }
 
+/* The DFA walk (below) of trie positions [lo, hi), the tokens of some first
+ * bytes, over the trie's nodes (trie.h); st[0] and fl[0] hold the seed's. */
+static void pd__walk_nodes(pd_classifier *k, uint32_t *st, uint8_t *fl, uint32_t lo,
+                           uint32_t hi) {
+  const pd_trie *t = &k->c->trie;
+  const uint16_t *dfa = k->dfa.data;
+  const uint32_t *follow = k->seed_follow, *info = t->node_info;
+  for (uint32_t j = t->node_at[lo], e = t->node_at[hi]; j < e;) {
+    uint32_t d = info[j] >> 16;
+    uint8_t c = (uint8_t)info[j], f = fl[d];
+    uint32_t x = dfa[(size_t)st[d] * 256 + c];
+    bool live = pd__live_in(follow, f, c);
+    if (!x) { /* its subtree dies: cd where the rule may end before c */
+      uint32_t next = t->node_skip[j], q = t->node_tok[j];
+      uint32_t qe = next < t->n_nodes ? t->node_tok[next] : t->n;
+      if (live)
+        for (; q < qe; q++) pd__set(k, 1, q);
+      j = next;
+      continue;
+    }
+    st[d + 1] = (x >> 1) - 1;
+    fl[d + 1] = (uint8_t)((live ? PD__LIVE_END : 0) | (x & 1 ? PD__END : 0));
+    /* a token ends at about every other node: a branch on it missed often */
+    uint32_t q = t->node_tok[j], m = info[j] >> 8 & 0xff;
+    pd__set_if(k, t->order[q], m != 0);
+    for (uint32_t r = 1; r < m; r++) pd__set(k, 0, t->order[q + r]); /* tokens alike */
+    j++;
+  }
+}
+
 /* The trie walk of pd__walk for a seed with a dense DFA row (its automaton
  * calls nothing from it): the row and the rule-end flags per depth on two
  * stacks, no Earley rows. */
@@ -720,6 +766,10 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
   uint32_t depth = 0;
   for (size_t j = 0; j < n_ranges; j++) {
     uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1], keep = k->keep[j];
+    if (!keep && t->node_info) { /* every token: over the nodes */
+      pd__walk_nodes(k, st, fl, i, hi);
+      continue;
+    }
     /* with keep: only the tokens longer than keep, from a list of long ones */
     const uint32_t *at = NULL, *gap = NULL;
     uint32_t li = 0, le = 0, lcp = 0;

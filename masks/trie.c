@@ -63,6 +63,46 @@ static bool pd__listed(const pd_trie *t, uint32_t i, uint32_t min, bool quote) {
   return len > min || (quote && memchr(t->bytes + t->at[i], '"', len));
 }
 
+/* The node arrays (trie.h); false out of memory (then none, which is fine). */
+static bool pd__nodes(pd_trie *t, const pd_allocator *a) {
+  size_t nn = 0;
+  for (uint32_t i = 0; i < t->n; i++) nn += t->at[i + 1] - t->at[i] - t->lcp[i];
+  if (t->max_len > UINT16_MAX || nn >= UINT32_MAX) return true;
+  t->node_at = pd__malloc(a, ((size_t)t->n + 1) * sizeof *t->node_at);
+  t->node_info = pd__malloc(a, (nn ? nn : 1) * sizeof *t->node_info);
+  t->node_tok = pd__malloc(a, (nn ? nn : 1) * sizeof *t->node_tok);
+  t->node_skip = pd__malloc(a, (nn ? nn : 1) * sizeof *t->node_skip);
+  uint32_t *open = pd__malloc(a, ((size_t)t->max_len + 1) * sizeof *open); /* node per depth */
+  bool ok = t->node_at && t->node_info && t->node_tok && t->node_skip && open, mem = ok;
+  uint32_t j = 0, end = 0, depth = 0; /* end: the node the last token ended at */
+  for (uint32_t i = 0; ok && i < t->n; i++) {
+    uint32_t len = t->at[i + 1] - t->at[i];
+    t->node_at[i] = j;
+    for (; depth > t->lcp[i]; depth--) t->node_skip[open[depth - 1]] = j; /* subtrees closed */
+    for (uint32_t d = t->lcp[i]; d < len; d++, j++) {
+      t->node_info[j] = t->bytes[t->at[i] + d] | d << 16;
+      t->node_tok[j] = i;
+      open[depth++] = j;
+    }
+    if (len > t->lcp[i]) end = j - 1;
+    else if ((t->node_info[end] >> 8 & 0xff) == 0xff) ok = false; /* one more of the same bytes */
+    t->node_info[end] += 1u << 8;
+  }
+  for (; ok && depth > 0; depth--) t->node_skip[open[depth - 1]] = j;
+  pd__free(a, open);
+  if (ok) {
+    t->node_at[t->n] = j;
+    t->n_nodes = j;
+    return true;
+  }
+  pd__free(a, t->node_at);
+  pd__free(a, t->node_info);
+  pd__free(a, t->node_tok);
+  pd__free(a, t->node_skip);
+  t->node_at = t->node_info = t->node_tok = t->node_skip = NULL;
+  return mem; /* 255 tokens alike: no arrays, not a failure */
+}
+
 pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd_error *err) {
   memset(t, 0, sizeof *t);
   size_t size = pd_vocab_size(v);
@@ -121,6 +161,10 @@ pd_status pd_trie_build(pd_trie *t, const pd_vocab *v, const pd_allocator *a, pd
       gap = UINT32_MAX;
     }
   }
+  if (!pd__nodes(t, a)) {
+    pd_trie_free(t, a);
+    return pd__nomem(err);
+  }
   return PD_OK;
 }
 
@@ -137,6 +181,10 @@ void pd_trie_free(pd_trie *t, const pd_allocator *a) {
   }
   pd__free(a, t->at);
   pd__free(a, t->bytes);
+  pd__free(a, t->node_at);
+  pd__free(a, t->node_info);
+  pd__free(a, t->node_tok);
+  pd__free(a, t->node_skip);
   memset(t, 0, sizeof *t);
 }
 

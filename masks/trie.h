@@ -40,6 +40,17 @@ typedef struct pd_trie {
    * long[PD_TRIE_LONG + j]: those and every token holding a '"' (the states
    * of a string with a length differ where a quote may close it) */
   uint32_t *long_at[2 * PD_TRIE_LONG], *long_lcp[2 * PD_TRIE_LONG], n_long[2 * PD_TRIE_LONG];
+  /* The trie's nodes in walk order: token i brings the nodes of its bytes
+   * lcp[i] .. len - 1, nodes [node_at[i], node_at[i + 1]). A walk over the
+   * nodes takes one step a loop turn where a walk over the tokens took a
+   * loop of a varying length a token, whose exit the branch predictor
+   * missed about once a token. node_info[j]: its byte | the tokens ending
+   * there << 8 | its depth << 16; node_tok[j]: the first token through it
+   * (those ending there come first); node_skip[j]: the first node past its
+   * subtree. n_nodes = 0 (no arrays) when a token is longer than 65,535
+   * bytes or 255 tokens share their bytes. */
+  uint32_t n_nodes;
+  uint32_t *node_at, *node_info, *node_tok, *node_skip;
 } pd_trie;
 
 static inline const uint8_t *pd_trie_bytes(const pd_trie *t, uint32_t i, uint32_t *len) {

@@ -70,6 +70,52 @@ static void test_trie_definitions(void **state) {
   pd_vocab_free(v);
 }
 
+/* The node arrays against the tokens: a node is a distinct prefix, met in
+ * walk order, with the first token through it, the tokens ending there (the
+ * two "ab" end at one node) and the end of its subtree. */
+static void test_trie_nodes(void **state) {
+  (void)state;
+  pd_vocab *v = pdt__vocab(pdt__toks, NULL, PDT_NTOKS, NULL);
+  pd_trie t;
+  assert_int_equal(pd_trie_build(&t, v, NULL, NULL), PD_OK);
+  char prefixes[64][4];
+  uint32_t n_prefixes = 0, total = 0, two = 0;
+  for (uint32_t i = 0; i < t.n; i++) { /* the distinct prefixes, brute force */
+    const char *s = pdt__toks[t.order[i]];
+    for (size_t d = 1; d <= strlen(s); d++) {
+      uint32_t k = 0;
+      while (k < n_prefixes && (strlen(prefixes[k]) != d || strncmp(prefixes[k], s, d))) k++;
+      if (k == n_prefixes) memcpy(prefixes[n_prefixes], s, d), prefixes[n_prefixes++][d] = 0;
+    }
+  }
+  assert_int_equal(t.n_nodes, n_prefixes);
+  assert_int_equal(t.node_at[t.n], t.n_nodes);
+  for (uint32_t i = 0; i < t.n; i++) {
+    assert_int_equal(t.node_at[i + 1] - t.node_at[i], strlen(pdt__toks[t.order[i]]) - t.lcp[i]);
+    for (uint32_t j = t.node_at[i]; j < t.node_at[i + 1]; j++) assert_int_equal(t.node_tok[j], i);
+  }
+  for (uint32_t j = 0; j < t.n_nodes; j++) {
+    uint32_t d = t.node_info[j] >> 16, ends = t.node_info[j] >> 8 & 0xff, tok = t.node_tok[j];
+    char path[4] = {0};
+    memcpy(path, pdt__toks[t.order[tok]], d + 1);
+    assert_int_equal((uint8_t)path[d], t.node_info[j] & 0xff);
+    uint32_t first = 0, alike = 0;
+    while (!pdt__prefix(path, pdt__toks[t.order[first]])) first++;
+    assert_int_equal(first, tok);
+    for (uint32_t i = 0; i < t.n; i++) alike += !strcmp(pdt__toks[t.order[i]], path);
+    assert_int_equal(ends, alike);
+    for (uint32_t i = tok; i < tok + ends; i++) assert_string_equal(pdt__toks[t.order[i]], path);
+    uint32_t k = j + 1;
+    while (k < t.n_nodes && (t.node_info[k] >> 16) > d) k++;
+    assert_int_equal(t.node_skip[j], k);
+    total += ends, two += ends == 2;
+  }
+  assert_int_equal(total, t.n); /* every token ends at one node */
+  assert_int_equal(two, 1);
+  pd_trie_free(&t, NULL);
+  pd_vocab_free(v);
+}
+
 static void test_trie_nomem(void **state) {
   (void)state;
   for (long n = 1;; n++) {
@@ -225,6 +271,7 @@ static void test_cache_entries(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_trie_definitions),
+      cmocka_unit_test(test_trie_nodes),
       cmocka_unit_test(test_trie_nomem),
       cmocka_unit_test(test_tokset_forms),
       cmocka_unit_test(test_tokset_union),
