@@ -63,7 +63,9 @@ static bool pd__listed(const pd_trie *t, uint32_t i, uint32_t min, bool quote) {
   return len > min || (quote && memchr(t->bytes + t->at[i], '"', len));
 }
 
-/* The node arrays (trie.h); false out of memory (then none, which is fine). */
+/* The node arrays (trie.h); false out of memory. Where they cannot be had (a
+ * token over 65,535 bytes, 256 tokens alike) there are none, and walks go by
+ * tokens. */
 static bool pd__nodes(pd_trie *t, const pd_allocator *a) {
   size_t nn = 0;
   for (uint32_t i = 0; i < t->n; i++) nn += t->at[i + 1] - t->at[i] - t->lcp[i];
