@@ -2,6 +2,7 @@
  * (see classify.h). */
 #include "classify.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -114,9 +115,25 @@ struct pd_classifier {
    * classifies as from that donor then costs nothing; changed: a verdict
    * differed from the donor's */
   bool overwrite, changed;
+  /* the Earley walk's rows as interned configurations (pd__walk_cfg): a row
+   * is its items with each origin row named by its configuration (SELF: the
+   * row itself), so equal configurations step alike wherever they stand.
+   * cfg_items[cfg_at[c] ..) are c's items (state << 32 | origin's), cfg_lone
+   * the state of c's lone item of origin 0 (else UINT32_MAX), cfg_next c's
+   * dense row of steps (0 unknown, 1 dead, 2 + (to << 1 | the seed's rule
+   * ends there)); cst/cfl the configurations and end flags of the path; the
+   * real rows (items, rows, ends) hold the path's first real_d + 1 rows, and
+   * a step not yet known pushes there */
+  PD_ARRAY(uint64_t) cfg_items;
+  PD_ARRAY(uint32_t) cfg_at, cfg_lone, cfg_next;
+  uint32_t *cfg_slot, *cst, real_d;
+  uint8_t *cfl;
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
+#define PD__CFG_MAX 2048u    /* configurations one walk interns (2 MB of steps); past it: pd__walk */
+#define PD__CFG_SLOTS 4096u  /* their interning table, a power of two, at most half full */
+#define PD__SELF UINT32_MAX  /* an item's origin row is its own */
 #define PD__SEEN (PD__SLOTS / 4) /* pairs one pd__agree_depth may see */
 #define PD__AGREE_BUDGET 1024u /* state pairs compared by one donor pick */
 #define PD__DFA_ROWS 4096u   /* dense DFA rows kept (2 MB); seeds past it take the Earley walk */
@@ -148,9 +165,13 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->don_acc = pd__malloc(a, w * sizeof *k->don_acc);
   k->don_cd = pd__malloc(a, (c->pu.n_words ? c->pu.n_words : 1) * sizeof *k->don_cd);
   k->cand = pd__calloc(a, c->pu.n_words ? c->pu.n_words : 1, sizeof *k->cand);
+  k->cfg_slot = pd__malloc(a, PD__CFG_SLOTS * sizeof *k->cfg_slot);
+  k->cst = pd__malloc(a, ((size_t)c->trie.max_len + 1) * sizeof *k->cst);
+  k->cfl = pd__malloc(a, (size_t)c->trie.max_len + 1);
   k->donor = UINT32_MAX;
   if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->dfa_row ||
-      !k->uf || !k->dpath || !k->dflags || !k->don_acc || !k->don_cd || !k->cand) {
+      !k->uf || !k->dpath || !k->dflags || !k->don_acc || !k->don_cd || !k->cand ||
+      !k->cfg_slot || !k->cst || !k->cfl) {
     pd_classifier_free(k);
     return pd__nomem(err);
   }
@@ -183,6 +204,13 @@ void pd_classifier_free(pd_classifier *k) {
   pd_array_free(a, &k->touched);
   pd_array_free(a, &k->pairs);
   pd_array_free(a, &k->level);
+  pd_array_free(a, &k->cfg_items);
+  pd_array_free(a, &k->cfg_at);
+  pd_array_free(a, &k->cfg_lone);
+  pd_array_free(a, &k->cfg_next);
+  pd__free(a, k->cfg_slot);
+  pd__free(a, k->cst);
+  pd__free(a, k->cfl);
   pd__free(a, k);
 }
 
@@ -369,10 +397,12 @@ static int pd__push(pd_classifier *k, uint8_t b) {
 #define PD__DONOR_PATIENCE 1024u /* donor steps without a meeting before it is dropped */
 
 /* Steps the donor's path past byte c of depth d (k->dpath); whether the
- * seed's new row is then the donor's: the same lone item of the seed's rule
- * (the donor is of that rule) with the same end flags, so both walks go on
- * alike from there. */
-static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
+ * seed's new row (lone: the state of its lone item of origin 0, else
+ * UINT32_MAX; flags: its end flags) is then the donor's: the same lone item
+ * of the seed's rule (the donor is of that rule) with the same end flags, so
+ * both walks go on alike from there. */
+static bool pd__donor_step_to(pd_classifier *k, uint32_t d, uint8_t c, uint32_t lone,
+                              uint8_t flags) {
   if (!k->dpatience--) {
     /* a path beside the seed's that never meets it (the positions of a
      * bounded string) made the walk a tenth longer */
@@ -389,24 +419,37 @@ static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
     return false;
   }
   k->dflags[d + 1] = pd__live(k, k->dflags[d], c) ? PD__LIVE_END : 0;
-  uint32_t a = k->rows.data[d + 1];
-  return k->items.len - a == 1 && k->items.data[a].state == y && k->items.data[a].origin == 0 &&
-         k->ends.data[d + 1] == k->dflags[d + 1];
+  return lone == y && flags == k->dflags[d + 1];
 }
 
-/* Whether byte c, unpushed, would take the seed's row at depth d (the last)
- * and the donor's path to the same lone item with the same end flags (as
- * pd__donor_step finds after the push): past a wide state of a key
- * complement, most bytes lead back to the rest of any string, and each cost a
- * push and a donor step to find that out. */
-static bool pd__donor_meets(pd_classifier *k, uint32_t d, uint8_t c) {
-  uint32_t a = k->rows.data[d];
-  if (k->items.len - a != 1 || k->items.data[a].origin != 0) return false;
-  uint32_t x = pd__step(k, k->items.data[a].state, c);
+/* The state of row r's lone item of origin 0, else UINT32_MAX (r the last row). */
+static uint32_t pd__lone(const pd_classifier *k, uint32_t r) {
+  uint32_t a = k->rows.data[r];
+  return k->items.len - a == 1 && k->items.data[a].origin == 0 ? k->items.data[a].state
+                                                                : UINT32_MAX;
+}
+
+static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
+  return pd__donor_step_to(k, d, c, pd__lone(k, d + 1), k->ends.data[d + 1]);
+}
+
+/* Whether byte c, unpushed, would take the seed's row at depth d (lone and
+ * flags as above) and the donor's path to the same lone item with the same
+ * end flags (as pd__donor_step finds after the push): past a wide state of a
+ * key complement, most bytes lead back to the rest of any string, and each
+ * cost a push and a donor step to find that out. */
+static bool pd__donor_meets_at(pd_classifier *k, uint32_t d, uint8_t c, uint32_t lone,
+                               uint8_t flags) {
+  if (lone == UINT32_MAX) return false;
+  uint32_t x = pd__step(k, lone, c);
   if (x == UINT32_MAX || x != pd__step(k, k->dpath[d], c) || k->states[x].n_call ||
       k->states[x].flags & PD_STATE_FINAL)
     return false;
-  return pd__live(k, k->dflags[d], c) == pd__live_end(k, d, c);
+  return pd__live(k, k->dflags[d], c) == pd__live(k, flags, c);
+}
+
+static bool pd__donor_meets(pd_classifier *k, uint32_t d, uint8_t c) {
+  return pd__donor_meets_at(k, d, c, pd__lone(k, d), k->ends.data[d]);
 }
 
 /* Pushes token bytes b[*depth..len); 1 when all went in, 0 when one died, -1 on
@@ -504,6 +547,181 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
     }
   }
   if (depth > base) pd__pop(k, depth - base);
+  if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", k->row_max);
+  return PD_OK;
+}
+
+/* ---------------------------------------------- the walk by configurations */
+
+static int pd__u64_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts x[0..n): most rows hold an item or two. */
+static void pd__sort_u64(uint64_t *x, uint32_t n) {
+  if (n > 16) {
+    qsort(x, n, sizeof *x, pd__u64_cmp);
+    return;
+  }
+  for (uint32_t i = 1; i < n; i++)
+    for (uint32_t j = i; j > 0 && x[j - 1] > x[j]; j--) {
+      uint64_t y = x[j];
+      x[j] = x[j - 1], x[j - 1] = y;
+    }
+}
+
+/* Interns the last real row, the path's row r, as a configuration into *cfg;
+ * false past PD__CFG_MAX or out of memory (then *nomem). */
+static bool pd__cfg_intern(pd_classifier *k, uint32_t r, uint32_t *cfg, bool *nomem) {
+  uint32_t a = pd_array_last(&k->rows), n = (uint32_t)k->items.len - a;
+  size_t at = k->cfg_items.len;
+  if (!pd_array_reserve(k->a, &k->cfg_items, n)) return !(*nomem = true);
+  uint64_t *x = k->cfg_items.data + at, h = n;
+  for (uint32_t i = 0; i < n; i++) {
+    pd__item it = k->items.data[a + i];
+    x[i] = (uint64_t)it.state << 32 | (it.origin == r ? PD__SELF : k->cst[it.origin]);
+  }
+  pd__sort_u64(x, n); /* a row's items are a set */
+  for (uint32_t i = 0; i < n; i++) h = (h ^ x[i]) * 0x9e3779b97f4a7c15u;
+  uint32_t j = (uint32_t)(h >> 40) & (PD__CFG_SLOTS - 1);
+  for (; k->cfg_slot[j]; j = (j + 1) & (PD__CFG_SLOTS - 1)) {
+    uint32_t c = k->cfg_slot[j] - 1, m = k->cfg_at.data[c + 1] - k->cfg_at.data[c];
+    if (m == n && !memcmp(k->cfg_items.data + k->cfg_at.data[c], x, n * sizeof *x)) {
+      *cfg = c;
+      return true;
+    }
+  }
+  uint32_t c = (uint32_t)k->cfg_lone.len;
+  if (c == PD__CFG_MAX) return false;
+  if (!pd_array_reserve(k->a, &k->cfg_next, 256) || !pd_array_push(k->a, &k->cfg_at, 0) ||
+      !pd_array_push(k->a, &k->cfg_lone, UINT32_MAX))
+    return !(*nomem = true);
+  k->cfg_items.len = at + n;
+  k->cfg_at.data[c + 1] = (uint32_t)k->cfg_items.len;
+  if (n == 1 && (uint32_t)x[0] == 0) k->cfg_lone.data[c] = (uint32_t)(x[0] >> 32);
+  memset(k->cfg_next.data + k->cfg_next.len, 0, 256 * sizeof *k->cfg_next.data);
+  k->cfg_next.len += 256;
+  k->cfg_slot[j] = c + 1;
+  *cfg = c;
+  return true;
+}
+
+/* The path's step from depth d by byte b[d] (b: the token on the path): 1
+ * on (cst and cfl at d + 1 set), 0 dead (or the row went past row_max), -1
+ * out of memory, -2 past PD__CFG_MAX. A step not known yet is pushed on the
+ * real rows, the path's rows up to d pushed first where they are not. */
+static int pd__cfg_step(pd_classifier *k, const uint8_t *b, uint32_t d) {
+  uint32_t x = k->cfg_next.data[(size_t)k->cst[d] * 256 + b[d]];
+  if (!x) {
+    for (; k->real_d < d; k->real_d++)
+      if (pd__push(k, b[k->real_d]) <= 0) return -1; /* it went on before: memory */
+    int r = pd__push(k, b[d]);
+    if (r < 0) return -1;
+    if (k->over) return 0;
+    x = 1;
+    if (r) {
+      uint32_t to;
+      bool nomem = false;
+      k->real_d = d + 1; /* popped with the others, whatever follows */
+      if (!pd__cfg_intern(k, d + 1, &to, &nomem)) return nomem ? -1 : -2;
+      x = 2 + (to << 1 | (k->ends.data[d + 1] & PD__END ? 1u : 0u));
+    }
+    k->cfg_next.data[(size_t)k->cst[d] * 256 + b[d]] = x;
+  }
+  if (x == 1) return 0;
+  x -= 2;
+  k->cst[d + 1] = x >> 1;
+  k->cfl[d + 1] =
+      (uint8_t)((pd__live(k, k->cfl[d], b[d]) ? PD__LIVE_END : 0) | (x & 1 ? PD__END : 0));
+  return 1;
+}
+
+/* pd__push_rest over configurations, and -2 past PD__CFG_MAX. */
+static int pd__cfg_push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, uint32_t *depth) {
+  for (; *depth < len; ++*depth) {
+    uint32_t d = *depth;
+    if (k->donor != UINT32_MAX && d < k->ddead &&
+        pd__donor_meets_at(k, d, b[d], k->cfg_lone.data[k->cst[d]], k->cfl[d])) {
+      k->dpatience = PD__DONOR_PATIENCE;
+      return 3;
+    }
+    int r = pd__cfg_step(k, b, d);
+    if (r <= 0) return r;
+    if (k->donor != UINT32_MAX && d < k->ddead &&
+        pd__donor_step_to(k, d, b[d], k->cfg_lone.data[k->cst[d + 1]], k->cfl[d + 1])) {
+      k->dpatience = PD__DONOR_PATIENCE;
+      ++*depth;
+      return 2;
+    }
+  }
+  return 1;
+}
+
+/* pd__walk from the seed row (base 0) with the rows as configurations: a
+ * step already taken from an equal row is a load, as in the DFA walk (the
+ * Earley walk pushed 75 M rows over MaskBench, 64% of them of one item).
+ * *bound: past PD__CFG_MAX, where the caller walks again by pd__walk (the
+ * verdicts set so far are the same). */
+static pd_status pd__walk_cfg(pd_classifier *k, const uint32_t *ranges, size_t n_ranges,
+                              bool *bound, pd_error *err) {
+  const pd_trie *t = &k->c->trie;
+  k->cfg_items.len = k->cfg_at.len = k->cfg_lone.len = k->cfg_next.len = 0;
+  memset(k->cfg_slot, 0, PD__CFG_SLOTS * sizeof *k->cfg_slot);
+  /* configuration 0: the seed row (row 0, its lone item of origin 0, which
+   * no other row equals: no item is interned by it) */
+  if (!pd_array_push(k->a, &k->cfg_at, 0) || !pd_array_push(k->a, &k->cfg_at, 0) ||
+      !pd_array_push(k->a, &k->cfg_lone, k->items.data[0].state) ||
+      !pd_array_reserve(k->a, &k->cfg_next, 256))
+    return pd__nomem(err);
+  memset(k->cfg_next.data, 0, 256 * sizeof *k->cfg_next.data);
+  k->cfg_next.len = 256;
+  k->cst[0] = 0, k->cfl[0] = k->ends.data[0], k->real_d = 0;
+  uint32_t depth = 0;
+  int r = 1;
+  for (size_t j = 0; j < n_ranges && !k->over && r >= 0; j++) {
+    uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1];
+    while (i < hi && !k->over) {
+      uint32_t len;
+      const uint8_t *b = pd_trie_bytes(t, i, &len);
+      if (t->lcp[i] < depth) {
+        depth = t->lcp[i];
+        if (k->ddead > depth) k->ddead = UINT32_MAX;
+        if (k->real_d > depth) pd__pop(k, k->real_d - depth), k->real_d = depth;
+      }
+      if ((r = pd__cfg_push_rest(k, b, len, &depth)) < 0) break;
+      if (r >= 2) { /* every token under this prefix as the donor has it */
+        uint32_t next = pd_trie_skip_depth(t, i, r == 2 ? depth : depth + 1);
+        if (next > hi) next = hi;
+        if (!k->overwrite) pd__donor_copy(k, i, next);
+        i = next;
+        continue;
+      }
+      if (r) {
+        if (k->overwrite && (!pd_bit_get(k->acc, t->order[i]) || pd_bit_get(k->cd, i)))
+          k->changed = true;
+        pd__set(k, 0, t->order[i]);
+        if (k->overwrite) pd_bit_clear(k->cd, i);
+        i++;
+        continue;
+      }
+      uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
+      bool live = pd__live(k, k->cfl[depth], b[depth]);
+      if (k->overwrite)
+        for (uint32_t q = i; q < next; q++) {
+          if (pd_bit_get(k->acc, t->order[q]) || pd_bit_get(k->cd, q) != live) k->changed = true;
+          pd_bit_clear(k->acc, t->order[q]);
+          if (live) pd_bit_set(k->cd, q);
+          else pd_bit_clear(k->cd, q);
+        }
+      else if (live)
+        for (uint32_t q = i; q < next; q++) pd__set(k, 1, q);
+      i = next;
+    }
+  }
+  if (k->real_d) pd__pop(k, k->real_d), k->real_d = 0;
+  if (r == -1) return pd__nomem(err);
+  *bound = r == -2;
   if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", k->row_max);
   return PD_OK;
 }
@@ -1251,7 +1469,9 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
     pd__survivors(k, s, k->ranges, n_ranges, k->cand);
     st = pd__walk_cand(k, k->cand, err);
   } else if (st == PD_OK) {
-    st = pd__walk(k, k->ranges, n_ranges, 0, err);
+    bool bound = false;
+    st = pd__walk_cfg(k, k->ranges, n_ranges, &bound, err);
+    if (st == PD_OK && bound) st = pd__walk(k, k->ranges, n_ranges, 0, err);
   }
   k->donor = UINT32_MAX, k->don_cls = NULL;
   if (st == PD_OK && k->overwrite && !k->changed) { /* the donor's class: nothing to take */

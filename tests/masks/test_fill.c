@@ -552,6 +552,32 @@ static void test_fill_cache_option(void **state) {
 
 /* Sampled: a few short walks per grammar and tokenizer (brute force costs a
  * full pass over the vocabulary per mask). */
+/* The masks after each of the given lengths of text, against brute force. */
+static void pdt__check_text(pd_vocab *v, const char *schema, const char *text, const size_t *cuts,
+                            size_t n_cuts, pdt_diff *d) {
+  pd_grammar *g = NULL;
+  pd_matcher *m = NULL;
+  assert_int_equal(pd_grammar_compile_json_schema(schema, strlen(schema), v, NULL, &g, NULL), PD_OK);
+  assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+  size_t n_words = (pd_vocab_width(v) + 31) / 32, at = 0;
+  uint32_t *fast = calloc(n_words, 4), *slow = calloc(n_words, 4);
+  assert_true(fast && slow);
+  for (size_t c = 0; c < n_cuts; c++) {
+    size_t ok = 0;
+    assert_int_equal(pd_matcher_accept_bytes(m, (const uint8_t *)text + at, cuts[c] - at, &ok, NULL),
+                     PD_OK);
+    at = cuts[c];
+    assert_int_equal(pd_matcher_fill_bitmask(m, fast, n_words, NULL, NULL), PD_OK);
+    assert_int_equal(pdt_brute_mask(m, pd_vocab_size(v), slow, n_words), PD_OK);
+    d->masks++;
+    for (size_t w = 0; w < n_words; w++) d->differences += (size_t)__builtin_popcount(fast[w] ^ slow[w]);
+  }
+  free(fast);
+  free(slow);
+  pd_matcher_free(m);
+  pd_grammar_free(g);
+}
+
 static void test_fill_real(void **state) {
   (void)state;
   static const char *const toks[] = {"llama3", "qwen3", "gemma3", "gpt4o"};
@@ -575,6 +601,12 @@ static void test_fill_real(void **state) {
     if (t == 0) { /* key states of a real vocabulary, from donors */
       pdt__check_as(v, pdt__schemas[0], true, false, 2, 6, &d);
       pdt__check_as(v, pdt__schemas[3], true, false, 2, 6, &d);
+      /* a key searched for 32 hex digits: its Earley walks meet more rows
+       * than the walk by configurations interns, and go on by pushes */
+      static const char text[] = "{\"0123456789abcdef0123456789abcdef\": true";
+      static const size_t cuts[] = {2, 10, 34, 35, 36};
+      pdt__check_text(v, "{\"patternProperties\": {\"[0-9a-f]{32}\": {\"type\": \"boolean\"}}}", text,
+                      cuts, 5, &d);
     }
     pd_vocab_free(v);
   }
