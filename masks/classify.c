@@ -496,6 +496,41 @@ static void pd__donor_copy(pd_classifier *k, uint32_t lo, uint32_t hi) {
   }
 }
 
+/* A walk's verdict on trie position i (of a range ending at hi), whose bytes
+ * b were pushed up to depth with result r (pd__push_rest), flags the end
+ * flags of the row there: under a prefix met by the donor its verdicts (r >=
+ * 2), i accepted (1), or the tokens under the dead prefix context-dependent
+ * where the seed's rule may end before the byte (0). Returns the next position. */
+static uint32_t pd__verdict(pd_classifier *k, uint32_t i, uint32_t hi, int r, uint32_t depth,
+                            uint8_t flags, const uint8_t *b) {
+  const pd_trie *t = &k->c->trie;
+  if (r >= 2) { /* every token under this prefix as the donor has it */
+    uint32_t next = pd_trie_skip_depth(t, i, r == 2 ? depth : depth + 1);
+    if (next > hi) next = hi;
+    if (!k->overwrite) pd__donor_copy(k, i, next);
+    return next;
+  }
+  if (r) {
+    if (k->overwrite && (!pd_bit_get(k->acc, t->order[i]) || pd_bit_get(k->cd, i)))
+      k->changed = true;
+    pd__set(k, 0, t->order[i]);
+    if (k->overwrite) pd_bit_clear(k->cd, i);
+    return i + 1;
+  }
+  uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
+  bool live = pd__live(k, flags, b[depth]);
+  if (k->overwrite)
+    for (uint32_t q = i; q < next; q++) {
+      if (pd_bit_get(k->acc, t->order[q]) || pd_bit_get(k->cd, q) != live) k->changed = true;
+      pd_bit_clear(k->acc, t->order[q]);
+      if (live) pd_bit_set(k->cd, q);
+      else pd_bit_clear(k->cd, q);
+    }
+  else if (live)
+    for (uint32_t q = i; q < next; q++) pd__set(k, 1, q);
+  return next;
+}
+
 /* The trie walk from the seed row over trie positions ranges[2j] ..
  * ranges[2j+1) (each the tokens of some first bytes, so its first token shares
  * no byte with the one before and the walk starts it from row 0): fills acc
@@ -517,33 +552,7 @@ static pd_status pd__walk(pd_classifier *k, const uint32_t *ranges, size_t n_ran
       }
       int r = pd__push_rest(k, b, len, &depth);
       if (r < 0) return pd__nomem(err);
-      if (r >= 2) { /* every token under this prefix as the donor has it */
-        uint32_t next = pd_trie_skip_depth(t, i, r == 2 ? depth : depth + 1);
-        if (next > hi) next = hi;
-        if (!k->overwrite) pd__donor_copy(k, i, next);
-        i = next;
-        continue;
-      }
-      if (r) {
-        if (k->overwrite && (!pd_bit_get(k->acc, t->order[i]) || pd_bit_get(k->cd, i)))
-          k->changed = true;
-        pd__set(k, 0, t->order[i]);
-        if (k->overwrite) pd_bit_clear(k->cd, i);
-        i++;
-        continue;
-      }
-      uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-      bool live = pd__live_end(k, depth, b[depth]);
-      if (k->overwrite)
-        for (uint32_t q = i; q < next; q++) {
-          if (pd_bit_get(k->acc, t->order[q]) || pd_bit_get(k->cd, q) != live) k->changed = true;
-          pd_bit_clear(k->acc, t->order[q]);
-          if (live) pd_bit_set(k->cd, q);
-          else pd_bit_clear(k->cd, q);
-        }
-      else if (live)
-        for (uint32_t q = i; q < next; q++) pd__set(k, 1, q);
-      i = next;
+      i = pd__verdict(k, i, hi, r, depth, k->ends.data[depth], b);
     }
   }
   if (depth > base) pd__pop(k, depth - base);
@@ -690,33 +699,7 @@ static pd_status pd__walk_cfg(pd_classifier *k, const uint32_t *ranges, size_t n
         if (k->real_d > depth) pd__pop(k, k->real_d - depth), k->real_d = depth;
       }
       if ((r = pd__cfg_push_rest(k, b, len, &depth)) < 0) break;
-      if (r >= 2) { /* every token under this prefix as the donor has it */
-        uint32_t next = pd_trie_skip_depth(t, i, r == 2 ? depth : depth + 1);
-        if (next > hi) next = hi;
-        if (!k->overwrite) pd__donor_copy(k, i, next);
-        i = next;
-        continue;
-      }
-      if (r) {
-        if (k->overwrite && (!pd_bit_get(k->acc, t->order[i]) || pd_bit_get(k->cd, i)))
-          k->changed = true;
-        pd__set(k, 0, t->order[i]);
-        if (k->overwrite) pd_bit_clear(k->cd, i);
-        i++;
-        continue;
-      }
-      uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-      bool live = pd__live(k, k->cfl[depth], b[depth]);
-      if (k->overwrite)
-        for (uint32_t q = i; q < next; q++) {
-          if (pd_bit_get(k->acc, t->order[q]) || pd_bit_get(k->cd, q) != live) k->changed = true;
-          pd_bit_clear(k->acc, t->order[q]);
-          if (live) pd_bit_set(k->cd, q);
-          else pd_bit_clear(k->cd, q);
-        }
-      else if (live)
-        for (uint32_t q = i; q < next; q++) pd__set(k, 1, q);
-      i = next;
+      i = pd__verdict(k, i, hi, r, depth, k->cfl[depth], b);
     }
   }
   if (k->real_d) pd__pop(k, k->real_d), k->real_d = 0;
