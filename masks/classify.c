@@ -216,29 +216,21 @@ void pd_classifier_free(pd_classifier *k) {
 
 /* ------------------------------------------------------------ local parse */
 
-/* Sets bit t of acc (which = 0) or cd (1), noting a word it makes nonzero. */
-static inline void pd__set(pd_classifier *k, int which, uint32_t t) {
-  uint32_t *w = (which ? k->cd : k->acc) + (t >> 5);
-  if (!*w && !k->dense) {
-    if (k->n_dirty[which] < PD__DIRTY)
-      k->dirty[which][k->n_dirty[which]++] = t >> 5;
-    else
-      k->dense = true;
-  }
-  *w |= 1u << (t & 31);
-}
-
-/* pd__set(k, 0, t) when on (0 or 1), without a branch on it. */
-static inline void pd__set_if(pd_classifier *k, uint32_t t, uint32_t on) {
-  uint32_t *w = k->acc + (t >> 5), old = *w;
-  if (!k->dense && k->n_dirty[0] < PD__DIRTY) { /* the slot is written, kept when the word is new */
-    k->dirty[0][k->n_dirty[0]] = t >> 5;
-    k->n_dirty[0] += on & (old == 0);
+/* Sets bit t of acc (which = 0) or cd (1) when on (0 or 1), noting a word
+ * it makes nonzero; no branch on on (the node walk sets a bit at about every
+ * other node, and a branch on it missed often). */
+static inline void pd__set_if(pd_classifier *k, int which, uint32_t t, uint32_t on) {
+  uint32_t *w = (which ? k->cd : k->acc) + (t >> 5), old = *w;
+  if (!k->dense && k->n_dirty[which] < PD__DIRTY) { /* the slot is written, kept when the word is new */
+    k->dirty[which][k->n_dirty[which]] = t >> 5;
+    k->n_dirty[which] += on & (old == 0);
   } else if (on && !old) {
     k->dense = true;
   }
   *w = old | on << (t & 31);
 }
+
+static inline void pd__set(pd_classifier *k, int which, uint32_t t) { pd__set_if(k, which, t, 1); }
 
 /* Starts a new set in the dedup table (stamps, cleared when they wrap). */
 static void pd__new_set(pd_classifier *k) {
@@ -940,9 +932,8 @@ static void pd__walk_nodes(pd_classifier *k, uint32_t *st, uint8_t *fl, uint32_t
     }
     st[d + 1] = (x >> 1) - 1;
     fl[d + 1] = (uint8_t)((live ? PD__LIVE_END : 0) | (x & 1 ? PD__END : 0));
-    /* a token ends at about every other node: a branch on it missed often */
     uint32_t q = t->node_tok[j], m = info[j] >> 8 & 0xff;
-    pd__set_if(k, t->order[q], m != 0);
+    pd__set_if(k, 0, t->order[q], m != 0);
     for (uint32_t r = 1; r < m; r++) pd__set(k, 0, t->order[q + r]); /* tokens alike */
     j++;
   }
