@@ -110,6 +110,7 @@ static bool pd__round(pd_ir *w, uint32_t *rep, uint64_t *hash, uint8_t *done, ui
     if (rep[r] != r || body == PD_IR_NONE) continue;
     /* a set rule and its members keep their own numbers: the matcher reads them */
     if (w->rules.data[r].set_need || w->rules.data[r].set_bit) continue;
+    if (w->rules.data[r].flags & PD_IR_RULE_DISTINCT) continue;
     /* both bodies hashed this round: the pd_ir_same filter needs that */
     size_t i = pd__hash(w, body, rep, hash, done, round, 0) & (cap - 1);
     for (; table[i]; i = (i + 1) & (cap - 1))

@@ -78,7 +78,11 @@ enum {
   /* Never copied into its callers (inline.c), however small: a character's
    * escapes called from every position of a host name, where copies made each
    * position a dozen states (schema_string.c). */
-  PD_IR_RULE_CALLED = 1u << 1
+  PD_IR_RULE_CALLED = 1u << 1,
+  /* Never merged with a rule of an equal body (dedup.c): the whitespace of
+   * each place in JSON is a rule of its own, so that its lookahead holds only
+   * what may follow it there (schema_json.c). */
+  PD_IR_RULE_DISTINCT = 1u << 2
 };
 
 typedef struct pd_ir {

@@ -1259,7 +1259,7 @@ static pd_status pd__root(pd_sc *sc, bool has_doc, bool object_only) {
     st = pd_sc_compile(sc, sc->pool.len, 0, object_only ? PD_SC_OBJ : PD_SC_ALL, 0, &value);
   }
   if (st) return st;
-  uint32_t ws = pd_sc_ws(sc), k[3] = {ws, value, ws};
+  uint32_t k[3] = {pd_sc_ws(sc, PD_SC_WS_VALUE), value, pd_sc_ws(sc, PD_SC_WS_AFTER)};
   pd_ir_rule_define(&sc->ir, root, pd_ir_seq(&sc->ir, k, 3));
   sc->ir.root = root;
   return pd_sc_ir_status(sc);
@@ -1303,7 +1303,8 @@ static pd_status pd__to_ir(const char *json, size_t len, bool object_only,
   sc.ir = *ir;
   sc.err = err;
   sc.text = json;
-  sc.ws_rule = sc.value_rule = sc.string_rule = sc.number_rule = sc.jchar_rule = PD_IR_NONE;
+  for (int i = 0; i < PD_SC_WS_PLACES; i++) sc.ws_rule[i] = PD_IR_NONE;
+  sc.value_rule = sc.string_rule = sc.number_rule = sc.jchar_rule = PD_IR_NONE;
   sc.host_rule = PD_IR_NONE;
   sc.doc.alloc = ir->alloc;
   sc.doc.root = PD_JSON_NONE;

@@ -198,7 +198,7 @@ static pd_status pd__array_unique(pd_sc *sc, const pd_sc_conj *c, uint32_t depth
     lit[v] = sc->int_no_frac && pd_sc_value_type(sc, vals[v]) == PD_SC_INT
                  ? pd_sc_number_literal(sc, vals[v], true)
                  : pd_sc_literal(sc, vals[v], depth + 1);
-  uint32_t sep = pd_sc_item_sep(sc, depth), first = (uint32_t)ir->rules.len, full = 1u << nv;
+  uint32_t sep = pd_sc_item_sep(sc, depth, false), first = (uint32_t)ir->rules.len, full = 1u << nv;
   for (uint32_t S = 0; S < full; S++) pd_ir_rule_fresh(ir, "uq");
   for (uint32_t S = 0; S < full && !ir->oom; S++) {
     uint32_t n = pd_popcount32(S), d = dom[n < k ? n : k];
@@ -215,7 +215,7 @@ static pd_status pd__array_unique(pd_sc *sc, const pd_sc_conj *c, uint32_t depth
   }
   uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
   *node = pd_ir_seq(ir,
-                    (uint32_t[]){open, pd_sc_open_ws(sc, depth), pd_ir_ref(ir, first),
+                    (uint32_t[]){open, pd_sc_open_ws(sc, depth, false), pd_ir_ref(ir, first),
                                  pd_sc_close_ws(sc, depth), close},
                     5);
   if (min == 0)
@@ -292,7 +292,7 @@ static pd_status pd__array_contains(pd_sc *sc, const pd_sc_conj *c, uint32_t dep
   if ((size_t)(ncap + 1) * (C + 1) > 100000 || C > sc->opts.max_repeat)
     return pd__fail(sc->err, PD_ERR_LIMIT, "contains: too many counter states");
   if ((st = pd__element(sc, c, 0, depth, cs, &m))) return st;
-  uint32_t sep = pd_sc_item_sep(sc, depth); /* first: it may add the whitespace rule */
+  uint32_t sep = pd_sc_item_sep(sc, depth, false); /* first: it may add the whitespace rule */
   uint32_t first = (uint32_t)ir->rules.len;
   for (uint32_t k = 0; k < (ncap + 1) * (C + 1); k++) pd_ir_rule_fresh(ir, "ac");
     /* the state after one more matching element from count j; NONE: not allowed */
@@ -320,7 +320,7 @@ static pd_status pd__array_contains(pd_sc *sc, const pd_sc_conj *c, uint32_t dep
   if (max == 0) start = pd_ir_nothing(ir);
   uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
   *node = pd_ir_seq(
-      ir, (uint32_t[]){open, pd_sc_open_ws(sc, depth), start, pd_sc_close_ws(sc, depth), close}, 5);
+      ir, (uint32_t[]){open, pd_sc_open_ws(sc, depth, false), start, pd_sc_close_ws(sc, depth), close}, 5);
   if (min == 0 && mc == 0) /* minContains 0 (with maxContains): [] too */
     *node = pd_ir_alt2(ir, *node, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));
   return pd_sc_ir_status(sc);
@@ -354,7 +354,7 @@ static pd_status pd__array_contains_all(pd_sc *sc, const pd_sc_conj *c, uint32_t
     st = pd__element_n(sc, c, 0, depth, sub, n_sub, PD_SC_ALL, &m[S]);
   }
   if (st) return st;
-  uint32_t sep = pd_sc_item_sep(sc, depth); /* first: it may add the whitespace rule */
+  uint32_t sep = pd_sc_item_sep(sc, depth, false); /* first: it may add the whitespace rule */
   uint32_t first = (uint32_t)ir->rules.len;
   for (uint32_t x = 0; x < (ncap + 1) * P; x++) pd_ir_rule_fresh(ir, "ac");
   uint32_t alts[(1u << PD__CONTAINS_MAX) + 1]; /* the end, then one per set and elem */
@@ -377,7 +377,7 @@ static pd_status pd__array_contains_all(pd_sc *sc, const pd_sc_conj *c, uint32_t
    * least 1, so the empty array is never one */
   uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
   *node = pd_ir_seq(ir,
-                    (uint32_t[]){open, pd_sc_open_ws(sc, depth), pd_ir_ref(ir, first),
+                    (uint32_t[]){open, pd_sc_open_ws(sc, depth, false), pd_ir_ref(ir, first),
                                  pd_sc_close_ws(sc, depth), close},
                     5);
   return pd_sc_ir_status(sc);
@@ -420,7 +420,7 @@ pd_status pd_sc_array(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *
     return pd__array_contains_all(sc, c, depth, &ct, min, max, node);
   }
   if ((st = pd__element(sc, c, k, depth, PD_JSON_NONE, &tail))) return st;
-  uint32_t sep = pd_sc_item_sep(sc, depth);
+  uint32_t sep = pd_sc_item_sep(sc, depth, false);
   /* rest after i elements, built from the back: R(i) for i = k down to 1 */
   uint32_t lo = min > k ? min - k : 0, hi = max == PD_IR_INF ? PD_IR_INF : max - k;
   rest = pd_ir_repeat(ir, pd_ir_seq2(ir, sep, tail), lo, hi);
@@ -447,7 +447,7 @@ pd_status pd_sc_array(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *
   }
   uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
   uint32_t full = pd_ir_seq(
-      ir, (uint32_t[]){open, pd_sc_open_ws(sc, depth), first, pd_sc_close_ws(sc, depth), close}, 5);
+      ir, (uint32_t[]){open, pd_sc_open_ws(sc, depth, false), first, pd_sc_close_ws(sc, depth), close}, 5);
   if (min == 0)
     full = pd_ir_alt2(ir, full, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));
   *node = full;

@@ -63,6 +63,20 @@ typedef struct pd_sc_resource {
   uint32_t node, off, len;
 } pd_sc_resource;
 
+/* Where JSON whitespace stands. Each place has a whitespace rule of its own
+ * (equal bodies, kept apart): a rule's lookahead is the union of what may
+ * follow it anywhere, and a token that begins with whitespace and runs past
+ * it is decided by the live parser when no caller class takes it (pair.c).
+ * One shared rule had every value's first byte in its lookahead, so before
+ * a key its context-dependent tokens were every " t...", " f...", " n..."
+ * word too (4,419 tokens in Llama 3), walked at each new configuration. */
+typedef enum pd_sc_ws_at {
+  PD_SC_WS_VALUE, /* before a value (or an array's "]") */
+  PD_SC_WS_KEY,   /* before a member's key (or an object's "}") */
+  PD_SC_WS_AFTER, /* after a value or a key: before ",", ":", "]", "}" or the end */
+  PD_SC_WS_PLACES
+} pd_sc_ws_at;
+
 typedef struct pd_sc {
   pd_json_doc doc;
   pd_ir ir;
@@ -79,7 +93,8 @@ typedef struct pd_sc {
   PD_ARRAY(uint32_t) negating; /* schemas being negated now, outermost first */
   uint32_t depth;         /* compile recursion depth */
   size_t any_order_left;  /* rules the objects in any order may still take */
-  uint32_t ws_rule, value_rule, string_rule, number_rule, jchar_rule; /* shared, lazily made */
+  /* shared, lazily made */
+  uint32_t ws_rule[PD_SC_WS_PLACES], value_rule, string_rule, number_rule, jchar_rule;
   uint32_t host_rule; /* format hostname, lazily made */
   /* the spellings of each ASCII character (node + 1, 0 = not made yet): the
    * names of an object's members are spelled character by character, raw or
@@ -268,11 +283,14 @@ uint32_t pd_sc_alone(pd_sc *sc, uint32_t s);
 bool pd_sc_ref_quiet(pd_sc *sc, uint32_t schema, uint32_t ref, bool dynamic, uint32_t *target);
 
 /* ---- schema_json.c: whitespace, separators, any JSON value */
-uint32_t pd_sc_ws(pd_sc *sc);                       /* between tokens (FLEXIBLE); "" otherwise */
-uint32_t pd_sc_open_ws(pd_sc *sc, uint32_t depth);  /* after "[" / "{" of a non-empty container */
+/* between tokens (FLEXIBLE), the rule of its place; "" otherwise */
+uint32_t pd_sc_ws(pd_sc *sc, pd_sc_ws_at at);
+/* after "[" / "{" of a non-empty container (obj: "{") */
+uint32_t pd_sc_open_ws(pd_sc *sc, uint32_t depth, bool obj);
 uint32_t pd_sc_close_ws(pd_sc *sc, uint32_t depth); /* before "]" / "}" of a non-empty one */
 uint32_t pd_sc_empty_ws(pd_sc *sc);                 /* inside "[]" / "{}" */
-uint32_t pd_sc_item_sep(pd_sc *sc, uint32_t depth); /* "," between items, with whitespace */
+/* "," between items (obj: members), with whitespace */
+uint32_t pd_sc_item_sep(pd_sc *sc, uint32_t depth, bool obj);
 uint32_t pd_sc_key_sep(pd_sc *sc);                  /* ":" with whitespace */
 bool pd_sc_indented(const pd_sc *sc);               /* FIXED with indent >= 0 */
 /* Any JSON value of the given types (mask) at depth. */

@@ -9,20 +9,19 @@ bool pd_sc_indented(const pd_sc *sc) {
 }
 
 /* ws = [ \t\n\r]{0,max_ws_run} */
-uint32_t pd_sc_ws(pd_sc *sc) {
+uint32_t pd_sc_ws(pd_sc *sc, pd_sc_ws_at at) {
   if (sc->opts.ws_mode != PD_WS_FLEXIBLE) return pd_ir_empty(&sc->ir);
-  if (sc->ws_rule == PD_IR_NONE) {
+  if (sc->ws_rule[at] == PD_IR_NONE) {
     static const uint32_t ws[] = {' ', ' ', '\t', '\n', '\r', '\r'};
-    sc->ws_rule = pd_ir_rule_named(&sc->ir, "ws", 2);
+    static const char *const name[PD_SC_WS_PLACES] = {"ws", "ws-key", "ws-after"};
+    uint32_t r = pd_ir_rule_named(&sc->ir, name[at], strlen(name[at]));
     uint32_t max = sc->opts.max_ws_run ? sc->opts.max_ws_run : PD_IR_INF;
-    pd_ir_rule_define(&sc->ir, sc->ws_rule,
-                      pd_ir_repeat(&sc->ir, pd_ir_class(&sc->ir, ws, 3, false), 0, max));
-    if (sc->ir.oom) {
-      sc->ws_rule = PD_IR_NONE;
-      return PD_IR_NONE;
-    }
+    pd_ir_rule_define(&sc->ir, r, pd_ir_repeat(&sc->ir, pd_ir_class(&sc->ir, ws, 3, false), 0, max));
+    pd_ir_rule_flag(&sc->ir, r, PD_IR_RULE_DISTINCT);
+    if (sc->ir.oom) return PD_IR_NONE;
+    sc->ws_rule[at] = r;
   }
-  return pd_ir_ref(&sc->ir, sc->ws_rule);
+  return pd_ir_ref(&sc->ir, sc->ws_rule[at]);
 }
 
 /* "\n" followed by level * indent spaces. */
@@ -34,18 +33,18 @@ static uint32_t pd__newline(pd_sc *sc, uint32_t level) {
                     pd_ir_repeat(&sc->ir, pd_ir_bytes(&sc->ir, " ", 1), (uint32_t)n, (uint32_t)n));
 }
 
-uint32_t pd_sc_open_ws(pd_sc *sc, uint32_t depth) {
+uint32_t pd_sc_open_ws(pd_sc *sc, uint32_t depth, bool obj) {
   if (pd_sc_indented(sc)) return pd__newline(sc, depth + 1);
-  return pd_sc_ws(sc);
+  return pd_sc_ws(sc, obj ? PD_SC_WS_KEY : PD_SC_WS_VALUE);
 }
 
 uint32_t pd_sc_close_ws(pd_sc *sc, uint32_t depth) {
   if (pd_sc_indented(sc)) return pd__newline(sc, depth);
-  return pd_sc_ws(sc);
+  return pd_sc_ws(sc, PD_SC_WS_AFTER);
 }
 
 uint32_t pd_sc_empty_ws(pd_sc *sc) {
-  return pd_sc_ws(sc);
+  return pd_sc_ws(sc, PD_SC_WS_AFTER);
 }
 
 static uint32_t pd__fixed(pd_sc *sc, const char *s, const char *dflt) {
@@ -53,20 +52,22 @@ static uint32_t pd__fixed(pd_sc *sc, const char *s, const char *dflt) {
   return pd_ir_bytes(&sc->ir, s, strlen(s));
 }
 
-uint32_t pd_sc_item_sep(pd_sc *sc, uint32_t depth) {
+uint32_t pd_sc_item_sep(pd_sc *sc, uint32_t depth, bool obj) {
   if (sc->opts.ws_mode == PD_WS_COMPACT) return pd_ir_bytes(&sc->ir, ",", 1);
   if (sc->opts.ws_mode == PD_WS_FIXED) {
     uint32_t sep = pd__fixed(sc, sc->opts.item_separator, ",");
     return pd_sc_indented(sc) ? pd_ir_seq2(&sc->ir, sep, pd__newline(sc, depth + 1)) : sep;
   }
-  uint32_t k[3] = {pd_sc_ws(sc), pd_ir_bytes(&sc->ir, ",", 1), pd_sc_ws(sc)};
+  uint32_t k[3] = {pd_sc_ws(sc, PD_SC_WS_AFTER), pd_ir_bytes(&sc->ir, ",", 1),
+                   pd_sc_ws(sc, obj ? PD_SC_WS_KEY : PD_SC_WS_VALUE)};
   return pd_ir_seq(&sc->ir, k, 3);
 }
 
 uint32_t pd_sc_key_sep(pd_sc *sc) {
   if (sc->opts.ws_mode == PD_WS_COMPACT) return pd_ir_bytes(&sc->ir, ":", 1);
   if (sc->opts.ws_mode == PD_WS_FIXED) return pd__fixed(sc, sc->opts.key_separator, ":");
-  uint32_t k[3] = {pd_sc_ws(sc), pd_ir_bytes(&sc->ir, ":", 1), pd_sc_ws(sc)};
+  uint32_t k[3] = {pd_sc_ws(sc, PD_SC_WS_AFTER), pd_ir_bytes(&sc->ir, ":", 1),
+                   pd_sc_ws(sc, PD_SC_WS_VALUE)};
   return pd_ir_seq(&sc->ir, k, 3);
 }
 
@@ -92,9 +93,9 @@ static uint32_t pd__container(pd_sc *sc, uint32_t v, uint32_t depth, bool obj) {
     uint32_t k[3] = {open, pd_sc_empty_ws(sc), close};
     return pd_ir_seq(&sc->ir, k, 3);
   }
-  uint32_t acc = pd_ir_seq2(&sc->ir, open, pd_sc_open_ws(sc, depth));
+  uint32_t acc = pd_ir_seq2(&sc->ir, open, pd_sc_open_ws(sc, depth, obj));
   for (uint32_t i = 0; i < n; i++) {
-    if (i) acc = pd_ir_seq2(&sc->ir, acc, pd_sc_item_sep(sc, depth));
+    if (i) acc = pd_ir_seq2(&sc->ir, acc, pd_sc_item_sep(sc, depth, obj));
     if (obj) {
       uint32_t key = pd_json_mkey(d, v, i);
       uint32_t k[3] = {pd_sc_string_literal(sc, pd_json_str(d, key), pd_json_at(d, key)->n),

@@ -539,7 +539,7 @@ static pd_status pd__extras(pd__obj *o, const pd__chain *ch, uint32_t *extra, ui
   pd_ir *ir = &sc->ir;
   pd_status st = pd__extra_member(o, extra);
   if (st) return st;
-  uint32_t sep = pd_sc_item_sep(sc, o->depth);
+  uint32_t sep = pd_sc_item_sep(sc, o->depth, true);
   *some = PD_IR_NONE;
   if (ch->first_x0 != UINT32_MAX && (st = pd__some_member(o, some))) return st;
   for (uint32_t n = 0; n <= ch->cap; n++) {
@@ -645,7 +645,7 @@ static pd_status pd__chain_build(pd__obj *o, pd__chain *ch) {
   uint32_t extra, some, P = (uint32_t)o->props.len;
   pd_status st = pd__extras(o, ch, &extra, &some);
   if (st) return st;
-  uint32_t sep = pd_sc_item_sep(sc, o->depth);
+  uint32_t sep = pd_sc_item_sep(sc, o->depth, true);
   bool x0 = ch->first_x0 != UINT32_MAX; /* then X0 until the member that meets some_value */
   for (uint32_t n = 0; n <= ch->cap; n++) {
     uint32_t xs = x0 ? ch->first_x0 : ch->first_x;
@@ -798,7 +798,7 @@ static pd_status pd__anyo_members(pd__obj *o, bool wide, pd__anyo *a) {
   pd__free(ir->alloc, fr);
   if (st || (st = pd_sc_ir_status(sc))) return st; /* a->free may be no node */
   a->frees = pd_ir_at(ir, a->free)->kind != PD_IR_NOTHING;
-  a->sep = pd_sc_item_sep(sc, o->depth); /* first: it may add the whitespace rule */
+  a->sep = pd_sc_item_sep(sc, o->depth, true); /* first: it may add the whitespace rule */
   return pd_sc_ir_status(sc);
 }
 
@@ -1053,7 +1053,7 @@ static pd_status pd__one_object(pd__obj *o, uint32_t *node) {
   uint32_t open = pd_ir_bytes(ir, "{", 1), close = pd_ir_bytes(ir, "}", 1);
   uint32_t full = pd_ir_seq(
       ir,
-      (uint32_t[]){open, pd_sc_open_ws(sc, o->depth), start, pd_sc_close_ws(sc, o->depth), close},
+      (uint32_t[]){open, pd_sc_open_ws(sc, o->depth, true), start, pd_sc_close_ws(sc, o->depth), close},
       5);
   if (pd__empty_ok(o))
     full = pd_ir_alt2(ir, full, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));

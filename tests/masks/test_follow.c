@@ -126,6 +126,48 @@ static void test_schemas(void **state) {
     }
 }
 
+/* The rule named name in g, or UINT32_MAX. */
+static uint32_t pdt__rule(const pd_grammar *g, const char *name) {
+  for (uint32_t r = 0; r < g->pda.n_rules; r++)
+    if (!strcmp(pd_pda_rule_name(&g->pda, r), name)) return r;
+  return UINT32_MAX;
+}
+
+static bool pdt__has(const uint32_t *follow, uint32_t r, uint8_t b) {
+  return follow[8 * (size_t)r + b / 32] >> (b % 32) & 1;
+}
+
+/* A schema's whitespace is a rule per place (schema_ctx.h), never merged for
+ * their equal bodies: before a key only '"' and '}' may follow it, after a
+ * value or a key only separators and closers, and a value's first bytes only
+ * before a value (here any JSON value's: additionalProperties is true). */
+static void test_ws_places(void **state) {
+  (void)state;
+  const char *schema = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"boolean\"},"
+                       "\"b\":{\"type\":\"array\",\"items\":{\"type\":\"null\"}}}}";
+  pd_grammar *g = NULL;
+  pd_error err;
+  if (pd_grammar_compile_json_schema(schema, strlen(schema), NULL, NULL, &g, &err))
+    fail_msg("%s", err.message);
+  uint32_t *follow = NULL, key = pdt__rule(g, "ws-key"), after = pdt__rule(g, "ws-after"),
+           value = pdt__rule(g, "ws");
+  assert_int_equal(pd_follow_build(&g->pda, pd_default_allocator(), &follow, NULL), PD_OK);
+  assert_int_not_equal(key, UINT32_MAX);
+  assert_int_not_equal(after, UINT32_MAX);
+  assert_int_not_equal(value, UINT32_MAX);
+  for (unsigned b = 0; b < 256; b++) { /* within what each place allows */
+    if (pdt__has(follow, key, (uint8_t)b)) assert_true(b == '"' || b == '}');
+    if (pdt__has(follow, after, (uint8_t)b))
+      assert_true(b == ',' || b == ':' || b == '}' || b == ']');
+    if (pdt__has(follow, value, (uint8_t)b)) assert_true(b && strchr("\"-0123456789[]{tfn", (int)b));
+  }
+  assert_true(pdt__has(follow, key, '"'));
+  assert_true(pdt__has(follow, after, ',') && pdt__has(follow, after, ':'));
+  assert_true(pdt__has(follow, value, 't') && pdt__has(follow, value, 'n'));
+  pd__free(pd_default_allocator(), follow);
+  pd_grammar_free(g);
+}
+
 /* Every allocation of the build failed in turn: PD_ERR_NOMEM, nothing held. */
 static void test_nomem(void **state) {
   (void)state;
@@ -157,6 +199,7 @@ int main(void) {
       cmocka_unit_test(test_random),
       cmocka_unit_test(test_chains),
       cmocka_unit_test(test_schemas),
+      cmocka_unit_test(test_ws_places),
       cmocka_unit_test(test_nomem),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
