@@ -292,7 +292,7 @@ static pd_status pd__array_contains(pd_sc *sc, const pd_sc_conj *c, uint32_t dep
   if ((size_t)(ncap + 1) * (C + 1) > 100000 || C > sc->opts.max_repeat)
     return pd__fail(sc->err, PD_ERR_LIMIT, "contains: too many counter states");
   if ((st = pd__element(sc, c, 0, depth, cs, &m))) return st;
-  uint32_t sep = pd_sc_item_sep(sc, depth, false); /* first: it may add the whitespace rule */
+  uint32_t sep = pd_sc_item_sep(sc, depth, false); /* first: it may add the whitespace rules */
   uint32_t first = (uint32_t)ir->rules.len;
   for (uint32_t k = 0; k < (ncap + 1) * (C + 1); k++) pd_ir_rule_fresh(ir, "ac");
     /* the state after one more matching element from count j; NONE: not allowed */
@@ -319,8 +319,8 @@ static pd_status pd__array_contains(pd_sc *sc, const pd_sc_conj *c, uint32_t dep
     start = pd_ir_alt2(ir, start, pd_ir_seq2(ir, m, pd_ir_ref(ir, first + one * (C + 1) + jm)));
   if (max == 0) start = pd_ir_nothing(ir);
   uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
-  *node = pd_ir_seq(
-      ir, (uint32_t[]){open, pd_sc_open_ws(sc, depth, false), start, pd_sc_close_ws(sc, depth), close}, 5);
+  uint32_t ws_open = pd_sc_open_ws(sc, depth, false), ws_close = pd_sc_close_ws(sc, depth);
+  *node = pd_ir_seq(ir, (uint32_t[]){open, ws_open, start, ws_close, close}, 5);
   if (min == 0 && mc == 0) /* minContains 0 (with maxContains): [] too */
     *node = pd_ir_alt2(ir, *node, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));
   return pd_sc_ir_status(sc);
@@ -354,7 +354,7 @@ static pd_status pd__array_contains_all(pd_sc *sc, const pd_sc_conj *c, uint32_t
     st = pd__element_n(sc, c, 0, depth, sub, n_sub, PD_SC_ALL, &m[S]);
   }
   if (st) return st;
-  uint32_t sep = pd_sc_item_sep(sc, depth, false); /* first: it may add the whitespace rule */
+  uint32_t sep = pd_sc_item_sep(sc, depth, false); /* first: it may add the whitespace rules */
   uint32_t first = (uint32_t)ir->rules.len;
   for (uint32_t x = 0; x < (ncap + 1) * P; x++) pd_ir_rule_fresh(ir, "ac");
   uint32_t alts[(1u << PD__CONTAINS_MAX) + 1]; /* the end, then one per set and elem */
@@ -446,8 +446,8 @@ pd_status pd_sc_array(pd_sc *sc, const pd_sc_conj *c, uint32_t depth, uint32_t *
     }
   }
   uint32_t open = pd_ir_bytes(ir, "[", 1), close = pd_ir_bytes(ir, "]", 1);
-  uint32_t full = pd_ir_seq(
-      ir, (uint32_t[]){open, pd_sc_open_ws(sc, depth, false), first, pd_sc_close_ws(sc, depth), close}, 5);
+  uint32_t ws_open = pd_sc_open_ws(sc, depth, false), ws_close = pd_sc_close_ws(sc, depth);
+  uint32_t full = pd_ir_seq(ir, (uint32_t[]){open, ws_open, first, ws_close, close}, 5);
   if (min == 0)
     full = pd_ir_alt2(ir, full, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));
   *node = full;

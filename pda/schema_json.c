@@ -16,7 +16,8 @@ uint32_t pd_sc_ws(pd_sc *sc, pd_sc_ws_at at) {
     static const char *const name[PD_SC_WS_PLACES] = {"ws", "ws-key", "ws-after"};
     uint32_t r = pd_ir_rule_named(&sc->ir, name[at], strlen(name[at]));
     uint32_t max = sc->opts.max_ws_run ? sc->opts.max_ws_run : PD_IR_INF;
-    pd_ir_rule_define(&sc->ir, r, pd_ir_repeat(&sc->ir, pd_ir_class(&sc->ir, ws, 3, false), 0, max));
+    uint32_t body = pd_ir_repeat(&sc->ir, pd_ir_class(&sc->ir, ws, 3, false), 0, max);
+    pd_ir_rule_define(&sc->ir, r, body);
     pd_ir_rule_flag(&sc->ir, r, PD_IR_RULE_DISTINCT);
     if (sc->ir.oom) return PD_IR_NONE;
     sc->ws_rule[at] = r;

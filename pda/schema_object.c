@@ -798,7 +798,7 @@ static pd_status pd__anyo_members(pd__obj *o, bool wide, pd__anyo *a) {
   pd__free(ir->alloc, fr);
   if (st || (st = pd_sc_ir_status(sc))) return st; /* a->free may be no node */
   a->frees = pd_ir_at(ir, a->free)->kind != PD_IR_NOTHING;
-  a->sep = pd_sc_item_sep(sc, o->depth, true); /* first: it may add the whitespace rule */
+  a->sep = pd_sc_item_sep(sc, o->depth, true); /* first: it may add the whitespace rules */
   return pd_sc_ir_status(sc);
 }
 
@@ -1051,10 +1051,8 @@ static pd_status pd__one_object(pd__obj *o, uint32_t *node) {
     start = pd_ir_ref(ir, pd__at(&ch, ch.first_f, 0, 0));
   }
   uint32_t open = pd_ir_bytes(ir, "{", 1), close = pd_ir_bytes(ir, "}", 1);
-  uint32_t full = pd_ir_seq(
-      ir,
-      (uint32_t[]){open, pd_sc_open_ws(sc, o->depth, true), start, pd_sc_close_ws(sc, o->depth), close},
-      5);
+  uint32_t ws_open = pd_sc_open_ws(sc, o->depth, true), ws_close = pd_sc_close_ws(sc, o->depth);
+  uint32_t full = pd_ir_seq(ir, (uint32_t[]){open, ws_open, start, ws_close, close}, 5);
   if (pd__empty_ok(o))
     full = pd_ir_alt2(ir, full, pd_ir_seq(ir, (uint32_t[]){open, pd_sc_empty_ws(sc), close}, 3));
   *node = full;

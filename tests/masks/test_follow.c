@@ -159,7 +159,8 @@ static void test_ws_places(void **state) {
     if (pdt__has(follow, key, (uint8_t)b)) assert_true(b == '"' || b == '}');
     if (pdt__has(follow, after, (uint8_t)b))
       assert_true(b == ',' || b == ':' || b == '}' || b == ']');
-    if (pdt__has(follow, value, (uint8_t)b)) assert_true(b && strchr("\"-0123456789[]{tfn", (int)b));
+    if (pdt__has(follow, value, (uint8_t)b))
+      assert_true(b && strchr("\"-0123456789[]{tfn", (int)b));
   }
   assert_true(pdt__has(follow, key, '"'));
   assert_true(pdt__has(follow, after, ',') && pdt__has(follow, after, ':'));
