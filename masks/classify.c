@@ -8,6 +8,7 @@
 #include "base/alloc.h"
 #include "base/bits.h"
 #include "base/error.h"
+#include "masks/follow.h"
 #include "masks/vocab.h"
 
 #define PD__ROW_MAX 4096u   /* items in one local row; past it the state is left to the walk */
@@ -18,6 +19,9 @@
 #define PD__SLOTS 16384u    /* dedup slots, a power of two >= 2 * PD__ROW_MAX */
 #define PD__END 1u
 #define PD__LIVE_END 2u
+/* the rule ended right before the last byte, which begins a pair whose
+ * second byte decides (follow.h: two bytes after a whitespace rule) */
+#define PD__HALF 4u
 /* origins of the callers' items in a pair parse (pd_classifier_pair): caller
  * i's are PD__TOP - i; real origins are row numbers, far below */
 #define PD__TOP 0x7fffffffu
@@ -46,6 +50,7 @@ struct pd_classifier {
   PD_ARRAY(uint8_t) ends;
   const uint32_t *follow;    /* [8 * n_rules] lookahead bytes (follow.h) */
   const uint32_t *seed_follow;
+  const uint32_t *seed_two;  /* the same rule's two-byte block, or NULL (follow.h) */
   /* pair parse: the callers' return states; where the seed's rule ends the
    * first is entered (origin PD__TOP), where its rule ends the next, and so
    * on; PD__END marks the end of the last one's rule, and seed_follow is
@@ -336,23 +341,46 @@ static void pd__pop(pd_classifier *k, uint32_t n) {
   k->items.len = k->rows.data[k->rows.len];
 }
 
-/* Whether, under end flags f, the seed's rule ending before byte b keeps the
- * token alive. */
-static inline bool pd__live_in(const uint32_t *follow, uint8_t f, uint8_t b) {
-  return (f & PD__LIVE_END) || ((f & PD__END) && (follow[b / 32] >> (b % 32) & 1));
+static inline bool pd__has(const uint32_t *set, uint8_t b) {
+  return set[b / 32] >> (b % 32) & 1;
 }
 
-static inline bool pd__live(const pd_classifier *k, uint8_t f, uint8_t b) {
-  return pd__live_in(k->seed_follow, f, b);
+/* The end flags that byte c brings a row whose flags are f (prev: the byte
+ * before c): PD__LIVE_END when the seed's rule ended before and the bytes
+ * since may follow it, PD__HALF when it ended right before c and c's next
+ * byte decides, else 0. Where c kills the row instead, the same says what the
+ * tokens under it are: context-dependent, each as pd__half_cd finds, or
+ * rejected. */
+static inline uint8_t pd__after(const pd_classifier *k, uint8_t f, uint8_t prev, uint8_t c) {
+  if (f & PD__LIVE_END) return PD__LIVE_END;
+  if (f & PD__HALF && pd__has(pd_follow2_row(k->seed_two, prev), c)) return PD__LIVE_END;
+  if (!(f & PD__END) || !pd__has(k->seed_follow, c)) return 0;
+  return pd_follow2_row(k->seed_two, c) ? PD__HALF : PD__LIVE_END;
 }
 
-/* The same for row r's flags. */
-static bool pd__live_end(const pd_classifier *k, uint32_t r, uint8_t b) {
-  return pd__live(k, k->ends.data[r], b);
+/* Whether the token at trie position q, whose byte depth killed the row
+ * under PD__HALF (row: what may follow that byte), is context-dependent: it
+ * ends there, or its next byte may follow. */
+static inline bool pd__half_cd(const pd_trie *t, const uint32_t *row, uint32_t q, uint32_t depth) {
+  return t->at[q + 1] - t->at[q] == depth + 1 || pd__has(row, t->bytes[t->at[q] + depth + 1]);
 }
 
-/* Scans b into a new closed row: 1 pushed, 0 dead, -1 out of memory. */
-static int pd__push(pd_classifier *k, uint8_t b) {
+/* The second-byte row a dead subtree's verdict g (pd__after) needs: NULL
+ * unless g is PD__HALF (c: the byte that killed it). */
+static inline const uint32_t *pd__half_row(const pd_classifier *k, uint8_t g, uint8_t c) {
+  return g == PD__HALF ? pd_follow2_row(k->seed_two, c) : NULL;
+}
+
+/* Whether trie position q under a dead prefix (verdict g, row from
+ * pd__half_row) is context-dependent. */
+static inline bool pd__dead_cd(const pd_trie *t, uint8_t g, const uint32_t *row, uint32_t q,
+                               uint32_t depth) {
+  return g == PD__LIVE_END || (row && pd__half_cd(t, row, q, depth));
+}
+
+/* Scans b into a new closed row (prev: the byte before it on the path): 1
+ * pushed, 0 dead, -1 out of memory. */
+static int pd__push(pd_classifier *k, uint8_t prev, uint8_t b) {
   uint32_t a = pd_array_last(&k->rows), e = (uint32_t)k->items.len;
   if (!pd_array_push(k->a, &k->rows, e) || !pd_array_reserve(k->a, &k->ends, 1)) return -1;
   if (e - a == 1) {
@@ -367,7 +395,7 @@ static int pd__push(pd_classifier *k, uint8_t b) {
     const pd_pda_state *to = &k->states[x];
     if (!to->n_call && !(to->flags & PD_STATE_FINAL)) {
       if (!pd_array_push(k->a, &k->items, ((pd__item){x, it.origin}))) return -1;
-      uint8_t live = pd__live_end(k, (uint32_t)k->ends.len - 1, b) ? PD__LIVE_END : 0;
+      uint8_t live = pd__after(k, pd_array_last(&k->ends), prev, b);
       k->ends.data[k->ends.len++] = live;
       return 1;
     }
@@ -379,7 +407,7 @@ static int pd__push(pd_classifier *k, uint8_t b) {
   }
   bool ends = false;
   if (k->items.len > e && !pd__close(k, &ends)) return -1;
-  uint8_t live = pd__live_end(k, (uint32_t)k->ends.len - 1, b) ? PD__LIVE_END : 0;
+  uint8_t live = pd__after(k, pd_array_last(&k->ends), prev, b);
   k->ends.data[k->ends.len++] = (uint8_t)(live | (ends ? PD__END : 0));
   if (k->items.len > e) return 1;
   pd__pop(k, 1);
@@ -393,8 +421,8 @@ static int pd__push(pd_classifier *k, uint8_t b) {
  * UINT32_MAX; flags: its end flags) is then the donor's: the same lone item
  * of the seed's rule (the donor is of that rule) with the same end flags, so
  * both walks go on alike from there. */
-static bool pd__donor_step_to(pd_classifier *k, uint32_t d, uint8_t c, uint32_t lone,
-                              uint8_t flags) {
+static bool pd__donor_step_to(pd_classifier *k, uint32_t d, uint8_t prev, uint8_t c,
+                              uint32_t lone, uint8_t flags) {
   if (!k->dpatience--) {
     /* a path beside the seed's that never meets it (the positions of a
      * bounded string) made the walk a tenth longer */
@@ -410,7 +438,7 @@ static bool pd__donor_step_to(pd_classifier *k, uint32_t d, uint8_t c, uint32_t 
     k->ddead = d + 1; /* no step below this prefix reaches the donor's row again */
     return false;
   }
-  k->dflags[d + 1] = pd__live(k, k->dflags[d], c) ? PD__LIVE_END : 0;
+  k->dflags[d + 1] = pd__after(k, k->dflags[d], prev, c);
   return lone == y && flags == k->dflags[d + 1];
 }
 
@@ -421,8 +449,8 @@ static uint32_t pd__lone(const pd_classifier *k, uint32_t r) {
                                                                 : UINT32_MAX;
 }
 
-static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
-  return pd__donor_step_to(k, d, c, pd__lone(k, d + 1), k->ends.data[d + 1]);
+static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t prev, uint8_t c) {
+  return pd__donor_step_to(k, d, prev, c, pd__lone(k, d + 1), k->ends.data[d + 1]);
 }
 
 /* Whether byte c, unpushed, would take the seed's row at depth d (lone and
@@ -430,18 +458,18 @@ static bool pd__donor_step(pd_classifier *k, uint32_t d, uint8_t c) {
  * end flags (as pd__donor_step finds after the push): past a wide state of a
  * key complement, most bytes lead back to the rest of any string, and each
  * cost a push and a donor step to find that out. */
-static bool pd__donor_meets_at(pd_classifier *k, uint32_t d, uint8_t c, uint32_t lone,
-                               uint8_t flags) {
+static bool pd__donor_meets_at(pd_classifier *k, uint32_t d, uint8_t prev, uint8_t c,
+                               uint32_t lone, uint8_t flags) {
   if (lone == UINT32_MAX) return false;
   uint32_t x = pd__step(k, lone, c);
   if (x == UINT32_MAX || x != pd__step(k, k->dpath[d], c) || k->states[x].n_call ||
       k->states[x].flags & PD_STATE_FINAL)
     return false;
-  return pd__live(k, k->dflags[d], c) == pd__live(k, flags, c);
+  return pd__after(k, k->dflags[d], prev, c) == pd__after(k, flags, prev, c);
 }
 
-static bool pd__donor_meets(pd_classifier *k, uint32_t d, uint8_t c) {
-  return pd__donor_meets_at(k, d, c, pd__lone(k, d), k->ends.data[d]);
+static bool pd__donor_meets(pd_classifier *k, uint32_t d, uint8_t prev, uint8_t c) {
+  return pd__donor_meets_at(k, d, prev, c, pd__lone(k, d), k->ends.data[d]);
 }
 
 /* Pushes token bytes b[*depth..len); 1 when all went in, 0 when one died, -1 on
@@ -449,13 +477,15 @@ static bool pd__donor_meets(pd_classifier *k, uint32_t d, uint8_t c) {
  * depth), 3 when byte *depth would reach it (pd__donor_meets; not pushed). */
 static int pd__push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, uint32_t *depth) {
   for (; *depth < len; ++*depth) {
-    if (k->donor != UINT32_MAX && *depth < k->ddead && pd__donor_meets(k, *depth, b[*depth])) {
+    uint8_t prev = *depth ? b[*depth - 1] : 0;
+    if (k->donor != UINT32_MAX && *depth < k->ddead &&
+        pd__donor_meets(k, *depth, prev, b[*depth])) {
       k->dpatience = PD__DONOR_PATIENCE;
       return 3;
     }
-    int r = pd__push(k, b[*depth]);
+    int r = pd__push(k, prev, b[*depth]);
     if (r <= 0) return r;
-    if (k->donor != UINT32_MAX && *depth < k->ddead && pd__donor_step(k, *depth, b[*depth])) {
+    if (k->donor != UINT32_MAX && *depth < k->ddead && pd__donor_step(k, *depth, prev, b[*depth])) {
       k->dpatience = PD__DONOR_PATIENCE;
       ++*depth;
       return 2;
@@ -510,16 +540,19 @@ static uint32_t pd__verdict(pd_classifier *k, uint32_t i, uint32_t hi, int r, ui
     return i + 1;
   }
   uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-  bool live = pd__live(k, flags, b[depth]);
+  uint8_t g = pd__after(k, flags, depth ? b[depth - 1] : 0, b[depth]);
+  const uint32_t *row = pd__half_row(k, g, b[depth]);
   if (k->overwrite)
     for (uint32_t q = i; q < next; q++) {
+      bool live = pd__dead_cd(t, g, row, q, depth);
       if (pd_bit_get(k->acc, t->order[q]) || pd_bit_get(k->cd, q) != live) k->changed = true;
       pd_bit_clear(k->acc, t->order[q]);
       if (live) pd_bit_set(k->cd, q);
       else pd_bit_clear(k->cd, q);
     }
-  else if (live)
-    for (uint32_t q = i; q < next; q++) pd__set(k, 1, q);
+  else if (g)
+    for (uint32_t q = i; q < next; q++)
+      if (pd__dead_cd(t, g, row, q, depth)) pd__set(k, 1, q);
   return next;
 }
 
@@ -615,9 +648,9 @@ static bool pd__cfg_intern(pd_classifier *k, uint32_t r, uint32_t *cfg, bool *no
 static int pd__cfg_step(pd_classifier *k, const uint8_t *b, uint32_t d) {
   uint32_t x = k->cfg_next.data[(size_t)k->cst[d] * 256 + b[d]];
   if (!x) {
-    for (; k->real_d < d; k->real_d++)
-      if (pd__push(k, b[k->real_d]) <= 0) return -1; /* it went on before: memory */
-    int r = pd__push(k, b[d]);
+    for (; k->real_d < d; k->real_d++) /* it went on before: a failure is memory */
+      if (pd__push(k, k->real_d ? b[k->real_d - 1] : 0, b[k->real_d]) <= 0) return -1;
+    int r = pd__push(k, d ? b[d - 1] : 0, b[d]);
     if (r < 0) return -1;
     if (k->over) return 0;
     x = 1;
@@ -633,8 +666,8 @@ static int pd__cfg_step(pd_classifier *k, const uint8_t *b, uint32_t d) {
   if (x == 1) return 0;
   x -= 2;
   k->cst[d + 1] = x >> 1;
-  k->cfl[d + 1] =
-      (uint8_t)((pd__live(k, k->cfl[d], b[d]) ? PD__LIVE_END : 0) | (x & 1 ? PD__END : 0));
+  uint8_t live = pd__after(k, k->cfl[d], d ? b[d - 1] : 0, b[d]);
+  k->cfl[d + 1] = (uint8_t)(live | (x & 1 ? PD__END : 0));
   return 1;
 }
 
@@ -642,15 +675,16 @@ static int pd__cfg_step(pd_classifier *k, const uint8_t *b, uint32_t d) {
 static int pd__cfg_push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, uint32_t *depth) {
   for (; *depth < len; ++*depth) {
     uint32_t d = *depth;
+    uint8_t prev = d ? b[d - 1] : 0;
     if (k->donor != UINT32_MAX && d < k->ddead &&
-        pd__donor_meets_at(k, d, b[d], k->cfg_lone.data[k->cst[d]], k->cfl[d])) {
+        pd__donor_meets_at(k, d, prev, b[d], k->cfg_lone.data[k->cst[d]], k->cfl[d])) {
       k->dpatience = PD__DONOR_PATIENCE;
       return 3;
     }
     int r = pd__cfg_step(k, b, d);
     if (r <= 0) return r;
     if (k->donor != UINT32_MAX && d < k->ddead &&
-        pd__donor_step_to(k, d, b[d], k->cfg_lone.data[k->cst[d + 1]], k->cfl[d + 1])) {
+        pd__donor_step_to(k, d, prev, b[d], k->cfg_lone.data[k->cst[d + 1]], k->cfl[d + 1])) {
       k->dpatience = PD__DONOR_PATIENCE;
       ++*depth;
       return 2;
@@ -723,9 +757,10 @@ static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n
       continue;
     }
     uint32_t next = pd_trie_skip_depth(t, pos[j], depth + 1);
-    bool live = pd__live_end(k, depth, b[depth]);
+    uint8_t g = pd__after(k, k->ends.data[depth], depth ? b[depth - 1] : 0, b[depth]);
+    const uint32_t *row = pd__half_row(k, g, b[depth]);
     for (; j < n && pos[j] < next; j++)
-      if (live) cd[(*n_cd)++] = pos[j];
+      if (pd__dead_cd(t, g, row, pos[j], depth)) cd[(*n_cd)++] = pos[j];
   }
   if (depth) pd__pop(k, depth);
   if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", k->row_max);
@@ -816,6 +851,7 @@ pd_status pd_classifier_pair(pd_classifier *k, uint32_t s, const uint32_t *tops,
   k->tops = tops, k->n_tops = n_tops;
   k->row_max = PD__PAIR_ROW_MAX;
   k->seed_follow = k->follow + 8 * (size_t)k->states[tops[n_tops - 1]].rule;
+  k->seed_two = pd_follow2(k->follow, k->n_rules, k->states[tops[n_tops - 1]].rule);
   pd_status st = PD_OK;
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
@@ -912,26 +948,29 @@ static int pd__long_span(const pd_trie *t, uint32_t keep, uint32_t lo, uint32_t 
 
 /* The DFA walk (below) of trie positions [lo, hi), the tokens of some first
  * bytes, over the trie's nodes (trie.h); st[0] and fl[0] hold the seed's. */
-static void pd__walk_nodes(pd_classifier *k, uint32_t *st, uint8_t *fl, uint32_t lo,
-                           uint32_t hi) {
+static void pd__walk_nodes(pd_classifier *k, uint32_t *st, uint8_t *fl, uint8_t *by,
+                           uint32_t lo, uint32_t hi) {
   const pd_trie *t = &k->c->trie;
   const uint16_t *dfa = k->dfa.data;
-  const uint32_t *follow = k->seed_follow, *info = t->node_info;
+  const uint32_t *info = t->node_info;
   for (uint32_t j = t->node_at[lo], e = t->node_at[hi]; j < e;) {
     uint32_t d = info[j] >> 16;
     uint8_t c = (uint8_t)info[j], f = fl[d];
     uint32_t x = dfa[(size_t)st[d] * 256 + c];
-    bool live = pd__live_in(follow, f, c);
+    uint8_t g = f ? pd__after(k, f, d ? by[d - 1] : 0, c) : 0;
     if (!x) { /* its subtree dies: cd where the rule may end before c */
       uint32_t next = t->node_skip[j], q = t->node_tok[j];
       uint32_t qe = next < t->n_nodes ? t->node_tok[next] : t->n;
-      if (live)
-        for (; q < qe; q++) pd__set(k, 1, q);
+      const uint32_t *row = pd__half_row(k, g, c);
+      if (g)
+        for (; q < qe; q++)
+          if (pd__dead_cd(t, g, row, q, d)) pd__set(k, 1, q);
       j = next;
       continue;
     }
     st[d + 1] = (x >> 1) - 1;
-    fl[d + 1] = (uint8_t)((live ? PD__LIVE_END : 0) | (x & 1 ? PD__END : 0));
+    fl[d + 1] = (uint8_t)(g | (x & 1 ? PD__END : 0));
+    by[d] = c;
     uint32_t q = t->node_tok[j], m = info[j] >> 8 & 0xff;
     pd__set_if(k, 0, t->order[q], m != 0);
     for (uint32_t r = 1; r < m; r++) pd__set(k, 0, t->order[q + r]); /* tokens alike */
@@ -948,7 +987,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
   const uint16_t *dfa = k->dfa.data;
   size_t cap = (size_t)t->max_len + 1;
   uint32_t *st = pd__malloc(k->a, cap * sizeof *st);
-  uint8_t *fl = pd__malloc(k->a, cap);
+  uint8_t *fl = pd__malloc(k->a, 2 * cap), *by = fl + cap; /* flags, bytes by depth */
   if (!st || !fl) {
     pd__free(k->a, st);
     pd__free(k->a, fl);
@@ -959,7 +998,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
   for (size_t j = 0; j < n_ranges; j++) {
     uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1], keep = k->keep[j];
     if (!keep && t->node_info) { /* every token: over the nodes */
-      pd__walk_nodes(k, st, fl, i, hi);
+      pd__walk_nodes(k, st, fl, by, i, hi);
       continue;
     }
     /* with keep: only the tokens longer than keep, from a list of long ones */
@@ -985,9 +1024,9 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
         uint8_t c = b[depth];
         uint32_t x = dfa[(size_t)st[depth] * 256 + c];
         if (!x) break;
-        bool live = pd__live(k, fl[depth], c);
         st[depth + 1] = (x >> 1) - 1;
-        fl[depth + 1] = (uint8_t)((live ? PD__LIVE_END : 0) | (x & 1 ? PD__END : 0));
+        fl[depth + 1] =
+            (uint8_t)(pd__after(k, fl[depth], depth ? b[depth - 1] : 0, c) | (x & 1 ? PD__END : 0));
       }
       if (depth == len) {
         pd__set(k, 0, t->order[i]);
@@ -996,10 +1035,12 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
       }
       /* the tokens sharing the dead prefix die with it, the kept ones too:
        * alike from the donor, so setting their bits changes nothing */
-      uint8_t c = b[depth];
+      uint8_t c = b[depth], g = pd__after(k, fl[depth], depth ? b[depth - 1] : 0, c);
       uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-      if (pd__live(k, fl[depth], c))
-        for (uint32_t q = i; q < next; q++) pd__set(k, 1, q);
+      const uint32_t *row = pd__half_row(k, g, c);
+      if (g)
+        for (uint32_t q = i; q < next; q++)
+          if (pd__dead_cd(t, g, row, q, depth)) pd__set(k, 1, q);
       for (; keep && li < le && at[li] < next; li++) lcp = gap[li] < lcp ? gap[li] : lcp;
       i = next;
     }
@@ -1057,7 +1098,7 @@ static pd_status pd__narrow_walk(pd_classifier *k, uint32_t x, uint32_t depth, u
     if (depth) pd__narrow(t, depth, (uint8_t)ed[i].lo, &lo, &hi);
     else lo = k->first[ed[i].lo], hi = k->first[ed[i].lo + 1]; /* no search of the whole trie */
     if (lo == hi) continue;
-    int r = pd__push(k, (uint8_t)ed[i].lo);
+    int r = pd__push(k, depth ? t->bytes[t->at[lo] + depth - 1] : 0, (uint8_t)ed[i].lo);
     if (r < 0) return pd__nomem(err);
     if (!r) continue; /* past the row bound (k->over): nothing pushed */
     if (depth + 1 == PD__NARROW_DEPTH || k->states[to].flags & PD_STATE_FINAL ||
@@ -1215,8 +1256,13 @@ static uint32_t pd__agree_depth(pd_classifier *k, uint32_t x, uint32_t y, bool q
 static void pd__same_targets(pd_classifier *k, uint32_t s, uint32_t d, const uint32_t *to,
                              bool dfa, uint32_t *keep) {
   uint32_t memo[PD__PAIR_MEMO][3], n_memo = 0;
-  bool follow_same = !memcmp(k->follow + 8 * (size_t)k->states[s].rule,
-                             k->follow + 8 * (size_t)k->states[d].rule, 8 * sizeof *k->follow);
+  uint32_t rs = k->states[s].rule, rd = k->states[d].rule;
+  const uint32_t *ts = pd_follow2(k->follow, k->n_rules, rs);
+  const uint32_t *td = pd_follow2(k->follow, k->n_rules, rd);
+  bool follow_same =
+      !memcmp(k->follow + 8 * (size_t)rs, k->follow + 8 * (size_t)rd, 8 * sizeof *k->follow) &&
+      pd_follow2_words(ts) == pd_follow2_words(td) &&
+      (!ts || !memcmp(ts, td, pd_follow2_words(ts) * sizeof *ts));
   for (int b = 0; b < 256; b++) {
     uint32_t x = to[b], y = pd__step(k, d, (uint8_t)b);
     keep[b] = x == y || k->first[b] == k->first[b + 1] ? UINT32_MAX : 0;
@@ -1420,6 +1466,7 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   k->items.len = k->rows.len = k->ends.len = 0;
   k->over = false;
   k->seed_follow = k->follow + 8 * (size_t)k->states[s].rule;
+  k->seed_two = pd_follow2(k->follow, k->n_rules, k->states[s].rule);
   /* row 0: the seed alone, not closed (its own byte edges take the first byte) */
   pd_status st = PD_OK;
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||

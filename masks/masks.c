@@ -128,7 +128,9 @@ pd_status pd_masks_class(pd_masks *mk, uint32_t s, const pd_mask_class **cls, pd
  * snapshot in the cache (equal keys, equal classes state by state). */
 static void pd__grammar_key(pd_masks *mk) {
   const pd_pda *p = &mk->g->pda;
-  size_t n = 4 + 11 * (size_t)p->n_rules + 6 * (size_t)p->n_states + 3 * (size_t)p->n_edges;
+  size_t n = 4 + 12 * (size_t)p->n_rules + 6 * (size_t)p->n_states + 3 * (size_t)p->n_edges;
+  for (uint32_t x = 0; x < p->n_rules; x++)
+    n += pd_follow2_words(pd_follow2(mk->follow, p->n_rules, x));
   /* the vocabulary's allocator: a snapshot is an optional saving, so its
    * memory is the cache's, and a failure just goes without it */
   const pd_allocator *va = mk->g->vocab->alloc;
@@ -143,6 +145,10 @@ static void pd__grammar_key(pd_masks *mk) {
     k[i++] = r[x].start, k[i++] = r[x].n_states, k[i++] = r[x].flags;
     memcpy(k + i, mk->follow + 8 * (size_t)x, 8 * sizeof *k);
     i += 8;
+    const uint32_t *two = pd_follow2(mk->follow, p->n_rules, x); /* with its length */
+    k[i++] = (uint32_t)pd_follow2_words(two);
+    if (two) memcpy(k + i, two, pd_follow2_words(two) * sizeof *k);
+    i += pd_follow2_words(two);
   }
   for (uint32_t x = 0; x < p->n_states; x++) {
     uint32_t w[6] = {st[x].rule,   st[x].edges,   st[x].n_byte,

@@ -27,6 +27,7 @@
 #include "base/bits.h"
 #include "base/sort.h"
 #include "masks/classify.h"
+#include "masks/follow.h"
 #include "masks/masks_internal.h"
 #include "masks/statekey.h"
 #include "masks/vocab.h"
@@ -105,7 +106,11 @@ static bool pd__pair_key(pd_masks *mk, const pd_pair_class *out, uint32_t *key, 
     memcpy(key + *n + 2, mk->follow + 8 * (size_t)states[s].rule, 8 * sizeof *key);
     *n += 10;
   }
-  return true;
+  /* a pair parse judges the last caller's rule's end by its lookahead; the
+   * two-byte kind (follow.h) is only a call-free rule's, never a caller's,
+   * and the key leaves it out: no key where it would count */
+  uint32_t last = states[out->n_tops ? out->tops[out->n_tops - 1] : out->state].rule;
+  return !pd_follow2(mk->follow, mk->g->pda.n_rules, last);
 }
 
 /* out's sets from cd (s's, or parent's) one caller further, as out->tops

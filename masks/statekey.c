@@ -7,6 +7,7 @@
 #include "base/array.h"
 #include "base/bits.h"
 #include "base/error.h"
+#include "masks/follow.h"
 
 #define PD__KEY_STATE 0x53544b31u /* a state's key, callees by id */
 #define PD__KEY_RULE 0x52554c31u  /* a rule's closure, interned */
@@ -347,7 +348,12 @@ pd_status pd_statekey_get(pd_statekey *k, uint32_t s, const uint32_t **key, size
     ok = pd__put_state(k, k->queue.data[q], !by_id, UINT32_MAX, by_id);
     too_long = !by_id && k->key.len > k->c->max_full_key;
   }
-  ok = ok && pd__put(k, k->follow + 8 * (size_t)r, 8);
+  /* the rule's lookahead: its follow set, then its two-byte block's length
+   * and the block (follow.h) */
+  const uint32_t *two = pd_follow2(k->follow, k->n_rules, r);
+  uint32_t n_two = (uint32_t)pd_follow2_words(two);
+  ok = ok && pd__put(k, k->follow + 8 * (size_t)r, 8) && pd__put(k, &n_two, 1) &&
+       (!two || pd__put(k, two, n_two));
   pd__reset(k);
   if (!ok) return pd__nomem(err);
   *key = k->key.data;

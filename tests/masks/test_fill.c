@@ -651,6 +651,52 @@ static pd_vocab *pdt__dense_vocab(void) {
   return pdt__strings_vocab(strs, n);
 }
 
+/* Two bytes after a whitespace rule (follow.h): tokens that run from the
+ * whitespace into a word ("  the", "\ntr", " Qza") are rejected at
+ * classification where the word's second byte may not follow, else left to
+ * the walk; every mask still equals brute force. */
+static void test_fill_two_bytes(void **state) {
+  (void)state;
+  static const char *const spaces[] = {"", " ", "\n", "  ", " \n"};
+  static const char *const words[] = {"t", "tr", "true", "the", "to", "tx", "txa", "f", "fa",
+                                      "false", "fo", "n", "nu", "null", "no", "x", "Xy", "ab",
+                                      "b", "Q", "Qz", "Qza", ",", ")", "(", "[", "]", "!", "1",
+                                      "12", "\"", "{", "}", ":", "<", "a", "c", "-"};
+  static const char *const ends[] = {"", ",", ")", " ", "\n", "\""};
+  enum { NS = 5, NW = sizeof words / sizeof *words, NE = 6, N = NS * NW * NE };
+  static char text[N][16];
+  static const char *strs[N];
+  size_t n = 0;
+  for (size_t i = 0; i < NS; i++)
+    for (size_t j = 0; j < NW; j++)
+      for (size_t e = 0; e < NE; e++, n++) {
+        snprintf(text[n], sizeof text[n], "%s%s%s", spaces[i], words[j], ends[e]);
+        strs[n] = text[n];
+      }
+  pd_vocab *v = pdt__strings_vocab(strs, n);
+  static const char *const grammars[] = {
+      "root ::= \"(\" ws list ws \")\" | item ws end?\nlist ::= item (ws \",\" ws item)* | opt\n"
+      "opt ::= \"to\" ws2 | \"the\" | \"<\" opt\nitem ::= \"true\" | \"tx\" [a-c]* | "
+      "\"[\" ws2 list? ws2 \"]\" | [0-9]+ | opt | opt \"Qz\"\nend ::= \"!\"\n"
+      "ws ::= [ \\t\\n]*\nws2 ::= [ ]*",
+      "root ::= (ws (\"null\" | \"fa\" [a-z]* | \"x\"))+ ws\nws ::= (\"\\n\" [ ]*)?",
+  };
+  static const char *const schemas[] = {
+      "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"boolean\"},\"b\":{\"type\":"
+      "[\"null\",\"integer\"]},\"c\":{\"type\":\"array\",\"items\":{\"enum\":[true,\"to\"]}}}}",
+      "{\"type\":\"array\",\"items\":{\"type\":[\"boolean\",\"null\"]}}",
+  };
+  pdt_diff d = {0};
+  for (size_t i = 0; i < sizeof grammars / sizeof *grammars; i++)
+    pdt__check(v, grammars[i], 12, 30, &d);
+  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++)
+    pdt__check_as(v, schemas[i], true, false, 12, 30, &d);
+  printf("two bytes: %zu masks compared, %zu differences\n", d.masks, d.differences);
+  assert_true(d.masks > 200);
+  assert_int_equal(d.differences, 0);
+  pd_vocab_free(v);
+}
+
 /* The survivors' pass: a state that loops over most bytes (a string's
  * interior, the any* before a search's pattern) takes the tokens its own
  * automaton keeps alive as accepted and walks only the others through the
@@ -1144,6 +1190,7 @@ int main(void) {
       cmocka_unit_test(test_fill_narrow),
       cmocka_unit_test(test_fill_shared_pairs),
       cmocka_unit_test(test_fill_survivors),
+      cmocka_unit_test(test_fill_two_bytes),
       cmocka_unit_test(test_fill_cache_option),
       cmocka_unit_test(test_fill_long_repeats),
       cmocka_unit_test(test_fill_kept_drops),

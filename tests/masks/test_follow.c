@@ -1,6 +1,7 @@
 /* test_follow.c - FOLLOW1 sets (follow.h) equal their definition solved the
  * plain way, a pass over every state until nothing changes, on random
- * grammars, GBNF with deep call chains and wide JSON Schemas; and a failed
+ * grammars, GBNF with deep call chains and wide JSON Schemas; the two bytes
+ * after a whitespace rule hold every pair FOLLOW2 finds; and a failed
  * allocation fails the build cleanly. */
 #include "support.h"
 
@@ -169,10 +170,166 @@ static void test_ws_places(void **state) {
   pd_grammar_free(g);
 }
 
+/* Strings of at most two bytes: the empty one, those of one byte, and pairs
+ * (two bytes, maybe cut from a longer string). */
+typedef struct pdt__l2 {
+  bool e;
+  uint32_t one[8], two[2048];
+} pdt__l2;
+
+static bool pdt__set(uint32_t *w, unsigned i) {
+  bool had = w[i / 32] >> (i % 32) & 1;
+  w[i / 32] |= 1u << (i % 32);
+  return !had;
+}
+
+/* d |= a . b cut to two bytes; whether d changed. */
+static bool pdt__cat(pdt__l2 *d, const pdt__l2 *a, const pdt__l2 *b) {
+  bool changed = false;
+  uint32_t first[8];
+  memcpy(first, b->one, sizeof first);
+  for (unsigned x = 0; x < 256; x++)
+    for (unsigned w = 0; w < 8; w++)
+      if (b->two[8 * x + w]) pdt__set(first, x);
+  if (a->e) {
+    if (b->e && !d->e) d->e = changed = true;
+    changed |= pdt__or8(d->one, b->one);
+    for (unsigned w = 0; w < 2048; w += 8) changed |= pdt__or8(d->two + w, b->two + w);
+  }
+  for (unsigned x = 0; x < 256; x++) {
+    if (!(a->one[x / 32] >> (x % 32) & 1)) continue;
+    if (b->e) changed |= pdt__set(d->one, x);
+    changed |= pdt__or8(d->two + 8 * x, first);
+  }
+  for (unsigned w = 0; w < 2048; w += 8) changed |= pdt__or8(d->two + w, a->two + w);
+  return changed;
+}
+
+/* FOLLOW2 the textbook way: L2 of each state (the cut strings from it to its
+ * rule's end), then what may follow each rule, iterated until nothing changes
+ * (the end of the input: the empty string after the root). */
+static pdt__l2 *pdt__follow2(const pd_pda *p) {
+  const pd_pda_state *st = pd_pda_states(p);
+  const pd_pda_edge *ed = pd_pda_edges(p);
+  const pd_pda_rule *ru = pd_pda_rules(p);
+  pdt__l2 *l = calloc(p->n_states + 1, sizeof *l), *f = calloc(p->n_rules + 1, sizeof *f), c;
+  assert_true(l && f);
+  for (uint32_t s = 0; s < p->n_states; s++) l[s].e = st[s].flags & PD_STATE_FINAL;
+  f[p->root].e = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t s = 0; s < p->n_states; s++)
+      for (uint32_t i = 0; i < st[s].n_byte + st[s].n_call; i++) {
+        const pd_pda_edge *e = &ed[st[s].edges + i];
+        memset(&c, 0, sizeof c);
+        if (i < st[s].n_byte) {
+          for (unsigned b = e->lo; b <= e->hi; b++) pdt__set(c.one, b);
+          changed |= pdt__cat(&l[s], &c, &l[e->to]);
+        } else {
+          changed |= pdt__cat(&l[s], &l[ru[e->arg].start], &l[e->to]);
+          changed |= pdt__cat(&f[e->arg], &l[e->to], &f[st[s].rule]);
+        }
+      }
+  }
+  free(l);
+  return f;
+}
+
+/* Every two-byte block against FOLLOW2: a restricted first byte is in the
+ * follow set, and every pair that may follow the rule is in its row. The
+ * number of blocks goes to *blocks. */
+static void pdt__check_two(const pd_grammar *g, int *blocks) {
+  const pd_pda *p = &g->pda;
+  uint32_t *got = NULL;
+  assert_int_equal(pd_follow_build(p, pd_default_allocator(), &got, NULL), PD_OK);
+  pdt__l2 *want = pdt__follow2(p);
+  for (uint32_t r = 0; r < p->n_rules; r++) {
+    const uint32_t *blk = pd_follow2(got, p->n_rules, r);
+    if (!blk) continue;
+    ++*blocks;
+    for (unsigned a = 0; a < 256; a++) {
+      const uint32_t *row = pd_follow2_row(blk, (uint8_t)a);
+      if (!row) continue;
+      assert_true(pdt__has(got, r, (uint8_t)a));
+      for (unsigned b = 0; b < 256; b++)
+        if (want[r].two[8 * a + b / 32] >> (b % 32) & 1 && !(row[b / 32] >> (b % 32) & 1))
+          fail_msg("rule %s: \"%c%c\" may follow it, not in its block", pd_pda_rule_name(p, r),
+                   a, b);
+    }
+  }
+  free(want);
+  pd__free(pd_default_allocator(), got);
+}
+
+/* Two bytes after whitespace rules (follow.h), against FOLLOW2: random
+ * grammars of keywords between whitespace, where the rule ends its caller
+ * (opt, then "Qz" only there), before a call and at the end of the input. */
+static void test_two_bytes(void **state) {
+  (void)state;
+  static const char *const words[] = {"true", "then", "to", "tx", "null", "no", "false", "fa",
+                                      "x", "Xy", "ab", "b"};
+  uint64_t x = 0x2545F4914F6CDD1Dull;
+  int blocks = 0;
+  for (int seed = 0; seed < 40; seed++) {
+    char text[2048], *w = text;
+    const char *kw[4];
+    for (int i = 0; i < 4; i++) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      kw[i] = words[(x >> 33) % (sizeof words / sizeof *words)];
+    }
+    w += sprintf(w, "root ::= \"(\" ws list ws \")\" | item ws%s\n", seed % 2 ? "" : " end?");
+    w += sprintf(w, "list ::= item (ws \",\" ws item)* | opt\n");
+    /* recursive: not copied into its callers */
+    w += sprintf(w, "opt ::= \"%s\" ws2 | \"%s\" | \"<\" opt\n", kw[0], kw[1]);
+    w += sprintf(w, "item ::= \"%s\" | \"%s\" [a-c]* | \"[\" ws2 list? ws2 \"]\" | [0-9]+ | opt | "
+                    "opt \"Qz\"\n", kw[2], kw[3]);
+    /* whitespace of unbounded length: a call, not copied into callers (inline.c) */
+    w += sprintf(w, "end ::= \"!\"\nws ::= [ \\t\\n]*\nws2 ::= %s\n",
+                 seed % 3 ? "[ ]*" : "(\"\\n\" [ \\t]*)?");
+    pd_grammar *g = NULL;
+    pd_error err;
+    if (pd_grammar_compile_gbnf(text, strlen(text), NULL, NULL, &g, &err) != PD_OK)
+      fail_msg("%s: %s", err.message, text);
+    pdt__check_two(g, &blocks);
+    pdt__check(g);
+    pd_grammar_free(g);
+  }
+  assert_true(blocks >= 40);
+}
+
+/* Before a JSON value the second byte is exact for the literals: 't' of
+ * true, 'f' of false and 'n' of null each have the one next letter. */
+static void test_two_bytes_schema(void **state) {
+  (void)state;
+  const char *schema = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"boolean\"},"
+                       "\"b\":{\"type\":[\"null\",\"integer\"]}}}";
+  pd_grammar *g = NULL;
+  pd_error err;
+  if (pd_grammar_compile_json_schema(schema, strlen(schema), NULL, NULL, &g, &err))
+    fail_msg("%s", err.message);
+  int blocks = 0;
+  pdt__check_two(g, &blocks);
+  uint32_t *follow = NULL, value = pdt__rule(g, "ws");
+  assert_int_equal(pd_follow_build(&g->pda, pd_default_allocator(), &follow, NULL), PD_OK);
+  const uint32_t *blk = pd_follow2(follow, g->pda.n_rules, value);
+  assert_non_null(blk);
+  static const char pairs[][3] = {"tr", "fa", "nu"};
+  for (int i = 0; i < 3; i++) {
+    const uint32_t *row = pd_follow2_row(blk, (uint8_t)pairs[i][0]);
+    assert_non_null(row);
+    assert_int_equal(pd_popcount_words(row, 8), 1);
+    assert_true(row[pairs[i][1] / 32] >> (pairs[i][1] % 32) & 1);
+  }
+  assert_null(pd_follow2_row(blk, '"')); /* only letters get a second byte */
+  pd__free(pd_default_allocator(), follow);
+  pd_grammar_free(g);
+}
+
 /* Every allocation of the build failed in turn: PD_ERR_NOMEM, nothing held. */
 static void test_nomem(void **state) {
   (void)state;
-  const char *text = "root ::= a b? \"x\"\na ::= \"y\" a | \"\"\nb ::= a \"z\"\n";
+  const char *text = "root ::= a b? ws \"x\" ws \"true\"\na ::= \"y\" a | \"\"\nb ::= a \"z\"\n"
+                     "ws ::= [ \\t]*\n";
   pd_grammar *g = NULL;
   assert_int_equal(pd_grammar_compile_gbnf(text, strlen(text), NULL, NULL, &g, NULL), PD_OK);
   bool succeeded = false;
@@ -201,6 +358,8 @@ int main(void) {
       cmocka_unit_test(test_chains),
       cmocka_unit_test(test_schemas),
       cmocka_unit_test(test_ws_places),
+      cmocka_unit_test(test_two_bytes),
+      cmocka_unit_test(test_two_bytes_schema),
       cmocka_unit_test(test_nomem),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
