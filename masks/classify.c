@@ -29,6 +29,8 @@
 #define PD__DIRTY 256u      /* words of acc or cd tracked before a run goes dense */
 #define PD__NARROW 4u       /* byte edges of a narrow state (pd__narrow_walk) */
 #define PD__NARROW_DEPTH 64u /* the narrow walk's recursion; deeper, the plain walk goes on */
+/* tokens below a narrow path that take the survivors' pass, not the plain walk */
+#define PD__NARROW_SURVIVORS 64u
 
 typedef struct pd__item {
   uint32_t state, origin;
@@ -737,14 +739,17 @@ static pd_status pd__walk_cfg(pd_classifier *k, const uint32_t *ranges, size_t n
 
 /* The trie walk of pd__walk over the trie positions pos[0..n) (ascending):
  * a prefix shared with the last token walked stays pushed, and a dead prefix
- * skips the positions under it. Accepted ids go to acc, cd positions to cd. */
-static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n, uint32_t *acc,
-                               uint32_t *n_acc, uint32_t *cd, uint32_t *n_cd, pd_error *err) {
+ * skips the positions under it. Accepted ids go to acc, cd positions to cd.
+ * base > 0: the positions share their first base bytes, whose rows are
+ * pushed and stay (pd__narrow_walk). */
+static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n, uint32_t base,
+                               uint32_t *acc, uint32_t *n_acc, uint32_t *cd, uint32_t *n_cd,
+                               pd_error *err) {
   const pd_trie *t = &k->c->trie;
   const uint8_t *last = NULL;
-  uint32_t depth = 0;
+  uint32_t depth = base;
   for (uint32_t j = 0; j < n && !k->over;) {
-    uint32_t len, keep = 0;
+    uint32_t len, keep = base;
     const uint8_t *b = pd_trie_bytes(t, pos[j], &len);
     while (keep < depth && keep < len && last[keep] == b[keep]) keep++;
     if (keep < depth) pd__pop(k, depth - keep);
@@ -762,7 +767,7 @@ static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n
     for (; j < n && pos[j] < next; j++)
       if (pd__dead_cd(t, g, row, pos[j], depth)) cd[(*n_cd)++] = pos[j];
   }
-  if (depth) pd__pop(k, depth);
+  if (depth > base) pd__pop(k, depth - base);
   if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", k->row_max);
   return PD_OK;
 }
@@ -781,16 +786,16 @@ static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n
  * holds left: the Earley walk of every token of the vocabulary, its rows
  * carrying a start of the pattern per character, took 9-33 ms. */
 static void pd__survivors(pd_classifier *k, uint32_t s, const uint32_t *ranges, size_t n_ranges,
-                          uint32_t *cand) {
+                          uint32_t base, uint32_t *cand) {
   const pd_trie *t = &k->c->trie;
   uint32_t *st = k->dpath; /* the seed's path, free without a donor */
-  st[0] = s;
+  st[base] = s;
   for (size_t j = 0; j < n_ranges; j++) {
-    uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1], depth = 0;
+    uint32_t i = ranges[2 * j], hi = ranges[2 * j + 1], depth = base;
     while (i < hi) {
       uint32_t len;
       const uint8_t *b = pd_trie_bytes(t, i, &len);
-      if (t->lcp[i] < depth) depth = t->lcp[i];
+      if (t->lcp[i] < depth) depth = t->lcp[i] < base ? base : t->lcp[i];
       for (; depth < len; depth++) {
         uint32_t x = pd__step(k, st[depth], b[depth]);
         if (x == UINT32_MAX) break;
@@ -822,18 +827,21 @@ static bool pd__loops(pd_classifier *k, uint32_t s) {
   return all >= min && all && 2 * loop >= all;
 }
 
-/* The Earley walk of the candidates cand (trie positions; cleared). */
-static pd_status pd__walk_cand(pd_classifier *k, uint32_t *cand, pd_error *err) {
-  size_t n_words = k->c->pu.n_words;
-  uint32_t n = (uint32_t)pd_popcount_words(cand, n_words), i = 0, n_acc = 0, n_cd = 0;
+/* The Earley walk of the candidates cand (trie positions in [lo, hi), which
+ * share their first base bytes; cleared). */
+static pd_status pd__walk_cand(pd_classifier *k, uint32_t *cand, uint32_t lo, uint32_t hi,
+                               uint32_t base, pd_error *err) {
+  size_t w0 = lo / 32, nw = (hi + 31) / 32 - w0;
+  uint32_t n = (uint32_t)pd_popcount_words(cand + w0, nw), i = 0, n_acc = 0, n_cd = 0;
   /* positions, then the accepted ids and the cd positions of pd__walk_list */
   uint32_t *buf = pd__malloc(k->a, (3 * (size_t)n + 1) * sizeof *buf);
-  for (uint32_t p = pd_next_bit(cand, n_words, 0); buf && p != UINT32_MAX;
-       p = pd_next_bit(cand, n_words, p + 1))
+  for (uint32_t p = pd_next_bit(cand, w0 + nw, lo); buf && p != UINT32_MAX;
+       p = pd_next_bit(cand, w0 + nw, p + 1))
     buf[i++] = p;
-  memset(cand, 0, n_words * sizeof *cand);
+  memset(cand + w0, 0, nw * sizeof *cand);
   if (!buf) return pd__nomem(err);
-  pd_status st = pd__walk_list(k, buf, n, buf + n, &n_acc, buf + 2 * (size_t)n, &n_cd, err);
+  pd_status st =
+      pd__walk_list(k, buf, n, base, buf + n, &n_acc, buf + 2 * (size_t)n, &n_cd, err);
   for (uint32_t q = 0; st == PD_OK && q < n_acc; q++) pd__set(k, 0, buf[n + q]);
   for (uint32_t q = 0; st == PD_OK && q < n_cd; q++) pd__set(k, 1, buf[2 * (size_t)n + q]);
   pd__free(k->a, buf);
@@ -856,7 +864,7 @@ pd_status pd_classifier_pair(pd_classifier *k, uint32_t s, const uint32_t *tops,
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
     st = pd__nomem(err);
-  if (st == PD_OK) st = pd__walk_list(k, pos, n, acc, n_acc, cd, n_cd, err);
+  if (st == PD_OK) st = pd__walk_list(k, pos, n, 0, acc, n_acc, cd, n_cd, err);
   k->n_tops = 0;
   k->row_max = PD__ROW_MAX;
   return st;
@@ -1104,7 +1112,13 @@ static pd_status pd__narrow_walk(pd_classifier *k, uint32_t x, uint32_t depth, u
     if (depth + 1 == PD__NARROW_DEPTH || k->states[to].flags & PD_STATE_FINAL ||
         !pd__narrow_state(k, to)) {
       uint32_t range[2] = {lo, hi};
-      s = pd__walk(k, range, 1, depth + 1, err);
+      if (hi - lo >= PD__NARROW_SURVIVORS && !(k->states[to].flags & PD_STATE_FINAL)) {
+        /* the survivors' pass below the path (no rule ends on it) */
+        pd__survivors(k, to, range, 1, depth + 1, k->cand);
+        s = pd__walk_cand(k, k->cand, lo, hi, depth + 1, err);
+      } else {
+        s = pd__walk(k, range, 1, depth + 1, err);
+      }
     } else {
       for (; lo < hi && t->at[lo + 1] - t->at[lo] == depth + 1; lo++) pd__set(k, 0, t->order[lo]);
       s = pd__narrow_walk(k, to, depth + 1, lo, hi, err);
@@ -1487,8 +1501,8 @@ pd_status pd_classifier_run(pd_classifier *k, uint32_t s, const uint32_t *donors
   } else if (st == PD_OK && dfa) {
     st = pd__walk_dfa(k, s, k->ranges, n_ranges, err);
   } else if (st == PD_OK && survivors) {
-    pd__survivors(k, s, k->ranges, n_ranges, k->cand);
-    st = pd__walk_cand(k, k->cand, err);
+    pd__survivors(k, s, k->ranges, n_ranges, 0, k->cand);
+    st = pd__walk_cand(k, k->cand, 0, k->c->trie.n, 0, err);
   } else if (st == PD_OK) {
     bool bound = false;
     st = pd__walk_cfg(k, k->ranges, n_ranges, &bound, err);
