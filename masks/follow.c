@@ -219,6 +219,10 @@ static bool pd__two_site(const pd_pda *p, const uint32_t *first, const uint8_t *
  * goes to (*out)[8 n_rules + r]. false out of memory. */
 static bool pd__two_rule(const pd_pda *p, const uint32_t *first, const uint8_t *ne, uint32_t r,
                          pd__two *w, const pd_allocator *a, uint32_t **out, size_t *n) {
+  bool word = false; /* no letter may follow: nothing to restrict */
+  for (unsigned c = 'A'; c <= 'z' && !word; c++)
+    word = PD__WORD_BYTE(c) && (*out)[8 * (size_t)r + c / 32] >> (c % 32) & 1;
+  if (!word) return true;
   memset(w->rows, 0, sizeof w->rows);
   memset(w->free, 0, sizeof w->free);
   w->budget = PD_FOLLOW2_BUDGET;
