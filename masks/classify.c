@@ -380,6 +380,16 @@ static inline bool pd__dead_cd(const pd_trie *t, uint8_t g, const uint32_t *row,
   return g == PD__LIVE_END || (row && pd__half_cd(t, row, q, depth));
 }
 
+/* Sets the context-dependent ones of trie positions [q, e), whose byte depth
+ * (c) killed the row under verdict g (pd__after). */
+static void pd__set_dead(pd_classifier *k, uint32_t q, uint32_t e, uint8_t g, uint32_t depth,
+                         uint8_t c) {
+  const uint32_t *row = pd__half_row(k, g, c);
+  if (g)
+    for (; q < e; q++)
+      if (pd__dead_cd(&k->c->trie, g, row, q, depth)) pd__set(k, 1, q);
+}
+
 /* Scans b into a new closed row (prev: the byte before it on the path): 1
  * pushed, 0 dead, -1 out of memory. */
 static int pd__push(pd_classifier *k, uint8_t prev, uint8_t b) {
@@ -543,18 +553,18 @@ static uint32_t pd__verdict(pd_classifier *k, uint32_t i, uint32_t hi, int r, ui
   }
   uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
   uint8_t g = pd__after(k, flags, depth ? b[depth - 1] : 0, b[depth]);
+  if (!k->overwrite) {
+    pd__set_dead(k, i, next, g, depth, b[depth]);
+    return next;
+  }
   const uint32_t *row = pd__half_row(k, g, b[depth]);
-  if (k->overwrite)
-    for (uint32_t q = i; q < next; q++) {
-      bool live = pd__dead_cd(t, g, row, q, depth);
-      if (pd_bit_get(k->acc, t->order[q]) || pd_bit_get(k->cd, q) != live) k->changed = true;
-      pd_bit_clear(k->acc, t->order[q]);
-      if (live) pd_bit_set(k->cd, q);
-      else pd_bit_clear(k->cd, q);
-    }
-  else if (g)
-    for (uint32_t q = i; q < next; q++)
-      if (pd__dead_cd(t, g, row, q, depth)) pd__set(k, 1, q);
+  for (uint32_t q = i; q < next; q++) {
+    bool live = pd__dead_cd(t, g, row, q, depth);
+    if (pd_bit_get(k->acc, t->order[q]) || pd_bit_get(k->cd, q) != live) k->changed = true;
+    pd_bit_clear(k->acc, t->order[q]);
+    if (live) pd_bit_set(k->cd, q);
+    else pd_bit_clear(k->cd, q);
+  }
   return next;
 }
 
@@ -784,7 +794,9 @@ static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n
  * a string or a search (a self-loop over every character, beside a call that
  * looks for the pattern) has only the tokens with a quote or a byte no string
  * holds left: the Earley walk of every token of the vocabulary, its rows
- * carrying a start of the pattern per character, took 9-33 ms. */
+ * carrying a start of the pattern per character, took 9-33 ms. base > 0:
+ * the tokens share their first base bytes, a narrow path from the seed to s
+ * (pd__narrow_walk), whose rows are pushed. */
 static void pd__survivors(pd_classifier *k, uint32_t s, const uint32_t *ranges, size_t n_ranges,
                           uint32_t base, uint32_t *cand) {
   const pd_trie *t = &k->c->trie;
@@ -955,7 +967,8 @@ static int pd__long_span(const pd_trie *t, uint32_t keep, uint32_t lo, uint32_t 
 }
 
 /* The DFA walk (below) of trie positions [lo, hi), the tokens of some first
- * bytes, over the trie's nodes (trie.h); st[0] and fl[0] hold the seed's. */
+ * bytes, over the trie's nodes (trie.h); st[0] and fl[0] hold the seed's, and
+ * by[d] the path's byte d (what the byte after it is judged by, PD__HALF). */
 static void pd__walk_nodes(pd_classifier *k, uint32_t *st, uint8_t *fl, uint8_t *by,
                            uint32_t lo, uint32_t hi) {
   const pd_trie *t = &k->c->trie;
@@ -967,12 +980,8 @@ static void pd__walk_nodes(pd_classifier *k, uint32_t *st, uint8_t *fl, uint8_t 
     uint32_t x = dfa[(size_t)st[d] * 256 + c];
     uint8_t g = f ? pd__after(k, f, d ? by[d - 1] : 0, c) : 0;
     if (!x) { /* its subtree dies: cd where the rule may end before c */
-      uint32_t next = t->node_skip[j], q = t->node_tok[j];
-      uint32_t qe = next < t->n_nodes ? t->node_tok[next] : t->n;
-      const uint32_t *row = pd__half_row(k, g, c);
-      if (g)
-        for (; q < qe; q++)
-          if (pd__dead_cd(t, g, row, q, d)) pd__set(k, 1, q);
+      uint32_t next = t->node_skip[j];
+      pd__set_dead(k, t->node_tok[j], next < t->n_nodes ? t->node_tok[next] : t->n, g, d, c);
       j = next;
       continue;
     }
@@ -1045,10 +1054,7 @@ static pd_status pd__walk_dfa(pd_classifier *k, uint32_t s, const uint32_t *rang
        * alike from the donor, so setting their bits changes nothing */
       uint8_t c = b[depth], g = pd__after(k, fl[depth], depth ? b[depth - 1] : 0, c);
       uint32_t next = pd_trie_skip_depth(t, i, depth + 1);
-      const uint32_t *row = pd__half_row(k, g, c);
-      if (g)
-        for (uint32_t q = i; q < next; q++)
-          if (pd__dead_cd(t, g, row, q, depth)) pd__set(k, 1, q);
+      pd__set_dead(k, i, next, g, depth, c);
       for (; keep && li < le && at[li] < next; li++) lcp = gap[li] < lcp ? gap[li] : lcp;
       i = next;
     }

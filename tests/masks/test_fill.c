@@ -113,15 +113,22 @@ static void pdt__check(pd_vocab *v, const char *gbnf, size_t walks, size_t steps
   pdt__check_as(v, gbnf, false, false, walks, steps, d);
 }
 
-/* Every schema of list[0..n) (declared order) against brute force: at least
- * min masks compared, none different. */
-static void pdt__check_schemas(pd_vocab *v, const char *const *list, size_t n, size_t walks,
-                               size_t steps, const char *what, size_t min) {
+/* Every GBNF grammar of gbnf[0..ng) and schema of schemas[0..ns) (declared
+ * order) against brute force: at least min masks compared, none different. */
+static void pdt__check_lists(pd_vocab *v, const char *const *gbnf, size_t ng,
+                             const char *const *schemas, size_t ns, size_t walks, size_t steps,
+                             const char *what, size_t min) {
   pdt_diff d = {0};
-  for (size_t i = 0; i < n; i++) pdt__check_as(v, list[i], true, false, walks, steps, &d);
+  for (size_t i = 0; i < ng; i++) pdt__check(v, gbnf[i], walks, steps, &d);
+  for (size_t i = 0; i < ns; i++) pdt__check_as(v, schemas[i], true, false, walks, steps, &d);
   printf("%s: %zu masks compared, %zu differences\n", what, d.masks, d.differences);
   assert_true(d.masks > min);
   assert_int_equal(d.differences, 0);
+}
+
+static void pdt__check_schemas(pd_vocab *v, const char *const *list, size_t n, size_t walks,
+                               size_t steps, const char *what, size_t min) {
+  pdt__check_lists(v, NULL, 0, list, n, walks, steps, what, min);
 }
 
 static void test_fill_small(void **state) {
@@ -686,14 +693,8 @@ static void test_fill_two_bytes(void **state) {
       "[\"null\",\"integer\"]},\"c\":{\"type\":\"array\",\"items\":{\"enum\":[true,\"to\"]}}}}",
       "{\"type\":\"array\",\"items\":{\"type\":[\"boolean\",\"null\"]}}",
   };
-  pdt_diff d = {0};
-  for (size_t i = 0; i < sizeof grammars / sizeof *grammars; i++)
-    pdt__check(v, grammars[i], 12, 30, &d);
-  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++)
-    pdt__check_as(v, schemas[i], true, false, 12, 30, &d);
-  printf("two bytes: %zu masks compared, %zu differences\n", d.masks, d.differences);
-  assert_true(d.masks > 200);
-  assert_int_equal(d.differences, 0);
+  pdt__check_lists(v, grammars, sizeof grammars / sizeof *grammars, schemas,
+                   sizeof schemas / sizeof *schemas, 12, 30, "two bytes", 200);
   pd_vocab_free(v);
 }
 
@@ -916,14 +917,8 @@ static void test_fill_long_tokens(void **state) {
       "{\"type\":\"string\",\"minLength\":3,\"maxLength\":24}",
   };
   pd_vocab *v = pdt__long_vocab();
-  pdt_diff d = {0};
-  for (size_t i = 0; i < sizeof grammars / sizeof *grammars; i++)
-    pdt__check(v, grammars[i], 6, 40, &d);
-  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++)
-    pdt__check_as(v, schemas[i], true, false, 6, 40, &d);
-  printf("long tokens: %zu masks compared, %zu differences\n", d.masks, d.differences);
-  assert_true(d.masks > 300);
-  assert_int_equal(d.differences, 0);
+  pdt__check_lists(v, grammars, sizeof grammars / sizeof *grammars, schemas,
+                   sizeof schemas / sizeof *schemas, 6, 40, "long tokens", 300);
   pd_vocab_free(v);
 }
 
