@@ -16,6 +16,9 @@
  * every member left) cost a chain of callers as much as the walk, and each
  * chain there is met once, so its tokens are left to the walk */
 #define PD__PAIR_ROW_MAX 64u
+/* tokens of a pair parse that take the walk by configurations (fewer: the
+ * plain walk, which needs no tables cleared) */
+#define PD__PAIR_CFG_MIN 16u
 #define PD__SLOTS 16384u    /* dedup slots, a power of two >= 2 * PD__ROW_MAX */
 #define PD__END 1u
 #define PD__LIVE_END 2u
@@ -134,11 +137,13 @@ struct pd_classifier {
   PD_ARRAY(uint64_t) cfg_items;
   PD_ARRAY(uint32_t) cfg_at, cfg_lone, cfg_next;
   uint32_t *cfg_slot, *cst, real_d;
+  uint32_t cfg_gen;          /* cfg_slot entries of this walk: cfg_gen << 12 | c + 1 */
   uint8_t *cfl;
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
 #define PD__CFG_MAX 2048u    /* configurations one walk interns (2 MB of steps); past it: pd__walk */
+_Static_assert(PD__CFG_MAX < 0x1000u, "a configuration's slot holds it in 12 bits");
 #define PD__CFG_SLOTS 4096u  /* their interning table, a power of two, at most half full */
 #define PD__SELF UINT32_MAX  /* an item's origin row is its own */
 #define PD__SEEN (PD__SLOTS / 4) /* pairs one pd__agree_depth may see */
@@ -172,7 +177,7 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->don_acc = pd__malloc(a, w * sizeof *k->don_acc);
   k->don_cd = pd__malloc(a, (c->pu.n_words ? c->pu.n_words : 1) * sizeof *k->don_cd);
   k->cand = pd__calloc(a, c->pu.n_words ? c->pu.n_words : 1, sizeof *k->cand);
-  k->cfg_slot = pd__malloc(a, PD__CFG_SLOTS * sizeof *k->cfg_slot);
+  k->cfg_slot = pd__calloc(a, PD__CFG_SLOTS, sizeof *k->cfg_slot);
   k->cst = pd__malloc(a, ((size_t)c->trie.max_len + 1) * sizeof *k->cst);
   k->cfl = pd__malloc(a, (size_t)c->trie.max_len + 1);
   k->donor = UINT32_MAX;
@@ -626,13 +631,16 @@ static bool pd__cfg_intern(pd_classifier *k, uint32_t r, uint32_t *cfg, bool *no
   uint64_t *x = k->cfg_items.data + at, h = n;
   for (uint32_t i = 0; i < n; i++) {
     pd__item it = k->items.data[a + i];
-    x[i] = (uint64_t)it.state << 32 | (it.origin == r ? PD__SELF : k->cst[it.origin]);
+    /* a caller's item of a pair parse keeps its origin, a mark of its own */
+    uint32_t o = it.origin == r ? PD__SELF : it.origin > PD__TOP - PD__TOPS ? it.origin
+                                                                            : k->cst[it.origin];
+    x[i] = (uint64_t)it.state << 32 | o;
   }
   pd__sort_u64(x, n); /* a row's items are a set */
   for (uint32_t i = 0; i < n; i++) h = (h ^ x[i]) * 0x9e3779b97f4a7c15u;
   uint32_t j = (uint32_t)(h >> 40) & (PD__CFG_SLOTS - 1);
-  for (; k->cfg_slot[j]; j = (j + 1) & (PD__CFG_SLOTS - 1)) {
-    uint32_t c = k->cfg_slot[j] - 1, m = k->cfg_at.data[c + 1] - k->cfg_at.data[c];
+  for (; k->cfg_slot[j] >> 12 == k->cfg_gen; j = (j + 1) & (PD__CFG_SLOTS - 1)) {
+    uint32_t c = (k->cfg_slot[j] & 0xfff) - 1, m = k->cfg_at.data[c + 1] - k->cfg_at.data[c];
     if (m == n && !memcmp(k->cfg_items.data + k->cfg_at.data[c], x, n * sizeof *x)) {
       *cfg = c;
       return true;
@@ -648,7 +656,7 @@ static bool pd__cfg_intern(pd_classifier *k, uint32_t r, uint32_t *cfg, bool *no
   if (n == 1 && (uint32_t)x[0] == 0) k->cfg_lone.data[c] = (uint32_t)(x[0] >> 32);
   memset(k->cfg_next.data + k->cfg_next.len, 0, 256 * sizeof *k->cfg_next.data);
   k->cfg_next.len += 256;
-  k->cfg_slot[j] = c + 1;
+  k->cfg_slot[j] = k->cfg_gen << 12 | (c + 1);
   *cfg = c;
   return true;
 }
@@ -705,6 +713,25 @@ static int pd__cfg_push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, u
   return 1;
 }
 
+/* Forgets the configurations of the last walk but configuration 0, the seed
+ * row (row 0, its lone item of origin 0, which no other row equals: no item
+ * is interned by it), where the path starts; false out of memory. */
+static bool pd__cfg_begin(pd_classifier *k) {
+  k->cfg_items.len = k->cfg_at.len = k->cfg_lone.len = k->cfg_next.len = 0;
+  if (++k->cfg_gen >> 20) { /* the stamps wrapped: a pair parse is a walk too */
+    memset(k->cfg_slot, 0, PD__CFG_SLOTS * sizeof *k->cfg_slot);
+    k->cfg_gen = 1;
+  }
+  if (!pd_array_push(k->a, &k->cfg_at, 0) || !pd_array_push(k->a, &k->cfg_at, 0) ||
+      !pd_array_push(k->a, &k->cfg_lone, k->items.data[0].state) ||
+      !pd_array_reserve(k->a, &k->cfg_next, 256))
+    return false;
+  memset(k->cfg_next.data, 0, 256 * sizeof *k->cfg_next.data);
+  k->cfg_next.len = 256;
+  k->cst[0] = 0, k->cfl[0] = k->ends.data[0], k->real_d = 0;
+  return true;
+}
+
 /* pd__walk from the seed row (base 0) with the rows as configurations: a
  * step already taken from an equal row is a load, as in the DFA walk (the
  * Earley walk pushed 75 M rows over MaskBench, 64% of them of one item).
@@ -713,17 +740,7 @@ static int pd__cfg_push_rest(pd_classifier *k, const uint8_t *b, uint32_t len, u
 static pd_status pd__walk_cfg(pd_classifier *k, const uint32_t *ranges, size_t n_ranges,
                               bool *bound, pd_error *err) {
   const pd_trie *t = &k->c->trie;
-  k->cfg_items.len = k->cfg_at.len = k->cfg_lone.len = k->cfg_next.len = 0;
-  memset(k->cfg_slot, 0, PD__CFG_SLOTS * sizeof *k->cfg_slot);
-  /* configuration 0: the seed row (row 0, its lone item of origin 0, which
-   * no other row equals: no item is interned by it) */
-  if (!pd_array_push(k->a, &k->cfg_at, 0) || !pd_array_push(k->a, &k->cfg_at, 0) ||
-      !pd_array_push(k->a, &k->cfg_lone, k->items.data[0].state) ||
-      !pd_array_reserve(k->a, &k->cfg_next, 256))
-    return pd__nomem(err);
-  memset(k->cfg_next.data, 0, 256 * sizeof *k->cfg_next.data);
-  k->cfg_next.len = 256;
-  k->cst[0] = 0, k->cfl[0] = k->ends.data[0], k->real_d = 0;
+  if (!pd__cfg_begin(k)) return pd__nomem(err);
   uint32_t depth = 0;
   int r = 1;
   for (size_t j = 0; j < n_ranges && !k->over && r >= 0; j++) {
@@ -751,33 +768,44 @@ static pd_status pd__walk_cfg(pd_classifier *k, const uint32_t *ranges, size_t n
  * a prefix shared with the last token walked stays pushed, and a dead prefix
  * skips the positions under it. Accepted ids go to acc, cd positions to cd.
  * base > 0: the positions share their first base bytes, whose rows are
- * pushed and stay (pd__narrow_walk). */
+ * pushed and stay (pd__narrow_walk). cfg: over configurations from the seed
+ * row (base 0), as pd__walk_cfg, *bound as there: a pair parse's tokens end
+ * the seed's rule after bytes of their own (a string's content) and then
+ * step through the same few rows of the callers, which the plain walk pushed
+ * again for each token (two thirds of a pair parse were pushes). */
 static pd_status pd__walk_list(pd_classifier *k, const uint32_t *pos, uint32_t n, uint32_t base,
-                               uint32_t *acc, uint32_t *n_acc, uint32_t *cd, uint32_t *n_cd,
-                               pd_error *err) {
+                               bool cfg, uint32_t *acc, uint32_t *n_acc, uint32_t *cd,
+                               uint32_t *n_cd, bool *bound, pd_error *err) {
   const pd_trie *t = &k->c->trie;
   const uint8_t *last = NULL;
   uint32_t depth = base;
+  int r = 1;
+  if (cfg && !pd__cfg_begin(k)) return pd__nomem(err);
   for (uint32_t j = 0; j < n && !k->over;) {
     uint32_t len, keep = base;
     const uint8_t *b = pd_trie_bytes(t, pos[j], &len);
     while (keep < depth && keep < len && last[keep] == b[keep]) keep++;
-    if (keep < depth) pd__pop(k, depth - keep);
+    if (cfg && k->real_d > keep) pd__pop(k, k->real_d - keep), k->real_d = keep;
+    if (!cfg && keep < depth) pd__pop(k, depth - keep);
     depth = keep;
     last = b;
-    int r = pd__push_rest(k, b, len, &depth);
-    if (r < 0) return pd__nomem(err);
+    r = cfg ? pd__cfg_push_rest(k, b, len, &depth) : pd__push_rest(k, b, len, &depth);
+    if (r < 0) break;
     if (r) {
       acc[(*n_acc)++] = t->order[pos[j++]];
       continue;
     }
     uint32_t next = pd_trie_skip_depth(t, pos[j], depth + 1);
-    uint8_t g = pd__after(k, k->ends.data[depth], depth ? b[depth - 1] : 0, b[depth]);
+    uint8_t f = cfg ? k->cfl[depth] : k->ends.data[depth];
+    uint8_t g = pd__after(k, f, depth ? b[depth - 1] : 0, b[depth]);
     const uint32_t *row = pd__half_row(k, g, b[depth]);
     for (; j < n && pos[j] < next; j++)
       if (pd__dead_cd(t, g, row, pos[j], depth)) cd[(*n_cd)++] = pos[j];
   }
-  if (depth > base) pd__pop(k, depth - base);
+  if (cfg && k->real_d) pd__pop(k, k->real_d), k->real_d = 0;
+  if (!cfg && depth > base) pd__pop(k, depth - base);
+  if (r == -1) return pd__nomem(err);
+  if (bound) *bound = r == -2;
   if (k->over) return pd__fail(err, PD_ERR_LIMIT, "classification row over %u items", k->row_max);
   return PD_OK;
 }
@@ -853,7 +881,7 @@ static pd_status pd__walk_cand(pd_classifier *k, uint32_t *cand, uint32_t lo, ui
   memset(cand + w0, 0, nw * sizeof *cand);
   if (!buf) return pd__nomem(err);
   pd_status st =
-      pd__walk_list(k, buf, n, base, buf + n, &n_acc, buf + 2 * (size_t)n, &n_cd, err);
+      pd__walk_list(k, buf, n, base, false, buf + n, &n_acc, buf + 2 * (size_t)n, &n_cd, NULL, err);
   for (uint32_t q = 0; st == PD_OK && q < n_acc; q++) pd__set(k, 0, buf[n + q]);
   for (uint32_t q = 0; st == PD_OK && q < n_cd; q++) pd__set(k, 1, buf[2 * (size_t)n + q]);
   pd__free(k->a, buf);
@@ -876,7 +904,13 @@ pd_status pd_classifier_pair(pd_classifier *k, uint32_t s, const uint32_t *tops,
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
     st = pd__nomem(err);
-  if (st == PD_OK) st = pd__walk_list(k, pos, n, 0, acc, n_acc, cd, n_cd, err);
+  bool bound = n < PD__PAIR_CFG_MIN;
+  if (st == PD_OK && !bound)
+    st = pd__walk_list(k, pos, n, 0, true, acc, n_acc, cd, n_cd, &bound, err);
+  if (st == PD_OK && bound) { /* again by the plain walk */
+    *n_acc = *n_cd = 0;
+    st = pd__walk_list(k, pos, n, 0, false, acc, n_acc, cd, n_cd, NULL, err);
+  }
   k->n_tops = 0;
   k->row_max = PD__ROW_MAX;
   return st;
