@@ -80,6 +80,11 @@ struct pd_classifier {
    * + 1, 0 = none): the walk steps once per trie node, and a scan of a JSON
    * character's dozen byte ranges was a good part of that step */
   uint32_t *row_of;          /* [n_states] row + 1, 0 = none yet */
+  /* steps each state took by a scan of its edges: a state gets its row at
+   * the PD__SCANS_FOR_ROW-th. A new grammar's caller rows hold dozens of
+   * states a pair parse steps once or twice each: a row for every state
+   * stepped wrote 1.99 M rows of 1 KB over MaskBench, 0.91 M now */
+  uint8_t *scans;
   PD_ARRAY(uint32_t) rows256;
   /* call-free states (their automaton from them calls no rule) as a dense
    * DFA: 256 entries a row, (target's row + 1) << 1 | target final, 0 = none;
@@ -142,6 +147,7 @@ struct pd_classifier {
 };
 
 #define PD__DENSE_ROWS 4096u /* rows kept (4 MB); states past it scan their edges */
+#define PD__SCANS_FOR_ROW 16u /* a state's steps by scans before it gets a row */
 #define PD__CFG_MAX 2048u    /* configurations one walk interns (2 MB of steps); past it: pd__walk */
 _Static_assert(PD__CFG_MAX < 0x1000u, "a configuration's slot holds it in 12 bits");
 #define PD__CFG_SLOTS 4096u  /* their interning table, a power of two, at most half full */
@@ -170,6 +176,7 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->cd = pd__calloc(a, c->pu.n_words ? c->pu.n_words : 1, sizeof *k->cd);
   k->canon = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->canon);
   k->row_of = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->row_of);
+  k->scans = pd__calloc(a, p->n_states ? p->n_states : 1, 1);
   k->dfa_row = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->dfa_row);
   k->uf = pd__calloc(a, p->n_states ? p->n_states : 1, sizeof *k->uf);
   k->dpath = pd__malloc(a, ((size_t)c->trie.max_len + 1) * sizeof *k->dpath);
@@ -181,8 +188,8 @@ pd_status pd_classifier_new(const pd_pda *p, const uint32_t *follow, const pd_vo
   k->cst = pd__malloc(a, ((size_t)c->trie.max_len + 1) * sizeof *k->cst);
   k->cfl = pd__malloc(a, (size_t)c->trie.max_len + 1);
   k->donor = UINT32_MAX;
-  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->dfa_row ||
-      !k->uf || !k->dpath || !k->dflags || !k->don_acc || !k->don_cd || !k->cand ||
+  if (!k->slot || !k->slot_gen || !k->acc || !k->cd || !k->canon || !k->row_of || !k->scans ||
+      !k->dfa_row || !k->uf || !k->dpath || !k->dflags || !k->don_acc || !k->don_cd || !k->cand ||
       !k->cfg_slot || !k->cst || !k->cfl) {
     pd_classifier_free(k);
     return pd__nomem(err);
@@ -204,6 +211,7 @@ void pd_classifier_free(pd_classifier *k) {
   pd__free(a, k->cd);
   pd__free(a, k->canon);
   pd__free(a, k->row_of);
+  pd__free(a, k->scans);
   pd_array_free(a, &k->rows256);
   pd__free(a, k->dfa_row);
   pd_array_free(a, &k->dfa);
@@ -318,13 +326,15 @@ static bool pd__close(pd_classifier *k, bool *ends) {
   return true;
 }
 
-/* The target of state s on byte b, or UINT32_MAX: its row made now, or past
- * the rows' bound a scan of its edges. */
+/* The target of state s on byte b, or UINT32_MAX: a scan of its edges, or
+ * once it has taken enough steps its row made now (past the rows' bound, a
+ * scan again). */
 static __attribute__((noinline)) uint32_t pd__step_slow(pd_classifier *k, uint32_t s, uint8_t b) {
   const pd_pda_state *st = &k->states[s];
   const pd_pda_edge *e = k->edges + st->edges;
   size_t at = k->rows256.len;
-  if (at / 256 < PD__DENSE_ROWS && pd_array_reserve(k->a, &k->rows256, 256)) {
+  if (k->scans[s] < PD__SCANS_FOR_ROW) k->scans[s]++;
+  else if (at / 256 < PD__DENSE_ROWS && pd_array_reserve(k->a, &k->rows256, 256)) {
     uint32_t *row = k->rows256.data + at;
     memset(row, 0, 256 * sizeof *row);
     for (uint32_t i = 0; i < st->n_byte; i++)
