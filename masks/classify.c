@@ -928,10 +928,11 @@ pd_status pd_classifier_pair(pd_classifier *k, uint32_t s, const uint32_t *tops,
   if (!pd_array_push(k->a, &k->rows, 0) || !pd_array_push(k->a, &k->ends, 0) ||
       !pd_array_push(k->a, &k->items, ((pd__item){s, 0})))
     st = pd__nomem(err);
-  bool bound = n < PD__PAIR_CFG_MIN;
-  if (st == PD_OK && !bound)
-    st = pd__walk_list(k, pos, n, 0, true, acc, n_acc, cd, n_cd, &bound, err);
-  if (st == PD_OK && bound) { /* again by the plain walk */
+  /* few tokens, or past the configurations' bound: by the plain walk */
+  bool plain = n < PD__PAIR_CFG_MIN;
+  if (st == PD_OK && !plain)
+    st = pd__walk_list(k, pos, n, 0, true, acc, n_acc, cd, n_cd, &plain, err);
+  if (st == PD_OK && plain) {
     *n_acc = *n_cd = 0;
     st = pd__walk_list(k, pos, n, 0, false, acc, n_acc, cd, n_cd, NULL, err);
   }
