@@ -20,6 +20,7 @@
  * plain walk, which needs no tables cleared) */
 #define PD__PAIR_CFG_MIN 16u
 #define PD__SLOTS 16384u    /* dedup slots, a power of two >= 2 * PD__ROW_MAX */
+#define PD__LINEAR 16u      /* items of a row searched one by one (pd__add) */
 #define PD__END 1u
 #define PD__LIVE_END 2u
 /* the rule ended right before the last byte, which begins a pair whose
@@ -64,6 +65,9 @@ struct pd_classifier {
   uint32_t n_tops;
   uint64_t *slot;            /* dedup of the row being built: (state, origin) + 1 */
   uint32_t *slot_gen, gen;
+  /* the row being built is in the dedup table (it grew past PD__LINEAR
+   * items); below that it is its own set, searched item by item */
+  bool hashed;
   bool over;                 /* a row went past row_max */
   uint32_t row_max;          /* PD__ROW_MAX, or PD__PAIR_ROW_MAX in a pair parse */
   uint32_t *acc;             /* bitset of ids being filled, zero between runs */
@@ -271,10 +275,24 @@ static bool pd__mark(pd_classifier *k, uint32_t a, uint32_t b) {
   return true;
 }
 
-/* Adds (state, origin) to the row being built unless present. */
+/* Adds (state, origin) to the row being built unless present. A row of a
+ * few items (a pair parse's average 5) is searched: the dedup table is 192 KB,
+ * and each mark of such a row was a load from outside the L1 cache. Past
+ * PD__LINEAR items the row goes into the table, and the table dedups. */
 static bool pd__add(pd_classifier *k, uint32_t state, uint32_t origin) {
-  if (!pd__mark(k, state, origin)) return true;
-  if (k->items.len - pd_array_last(&k->rows) >= k->row_max) {
+  uint32_t a = pd_array_last(&k->rows), n = (uint32_t)k->items.len - a;
+  if (!k->hashed) {
+    const pd__item *it = k->items.data + a;
+    for (uint32_t i = 0; i < n; i++)
+      if (it[i].state == state && it[i].origin == origin) return true;
+    if (n == PD__LINEAR) {
+      pd__new_set(k);
+      for (uint32_t i = 0; i < n; i++) pd__mark(k, it[i].state, it[i].origin);
+      k->hashed = true;
+    }
+  }
+  if (k->hashed && !pd__mark(k, state, origin)) return true;
+  if (n >= k->row_max) {
     k->over = true; /* the run stops: the mark without an item is never read */
     return true;
   }
@@ -427,7 +445,7 @@ static int pd__push(pd_classifier *k, uint8_t prev, uint8_t b) {
       return 1;
     }
   }
-  pd__new_set(k);
+  k->hashed = false;
   for (uint32_t i = a; i < e; i++) {
     uint32_t x = pd__step(k, k->items.data[i].state, b);
     if (x != UINT32_MAX && !pd__add(k, x, k->items.data[i].origin)) return -1;
