@@ -81,7 +81,8 @@ case "$cmd" in
     # built for this machine (its instruction set, link-time optimization: MaskBench's TBM p99 a few
     # percent lower, README "Measuring"), and only the CLI and the fallback vocabulary: with LTO every
     # test program relinks the library
-    TARGETS="cli/pushdown tools/tokenizer.json" build build-release --buildtype=release -Db_lto=true -Dc_args=-march=native
+    TARGETS="cli/pushdown tools/tokenizer.json" \
+      build build-release --buildtype=release -Db_lto=true -Dc_args=-march=native
     exec ./build-release/cli/pushdown demo "$@"
     ;;
   test)
