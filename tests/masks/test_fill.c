@@ -263,74 +263,6 @@ static void test_fill_callers(void **state) {
   pd_vocab_free(v);
 }
 
-/* Caller classes through one call site at several depths: in nested arrays
- * a string's callers are the same return state (after an element), one array
- * further out each time, so a chain of callers is that state again and again.
- * A parse through such a chain must tell the frames apart: "\"]]]" ends
- * three arrays, and only the third caller's end leaves the chain. The
- * string's cd set (a quote, then closers and separators) holds more than
- * the 16 tokens past which a parse walks by configurations (classify.c),
- * where an item of a caller keeps the mark of its frame. */
-static void test_fill_nested_callers(void **state) {
-  (void)state;
-  static const char *const pieces[] = {
-      "<eos>", "[", "[[", "[[[", "[[[[", "[\"", "[[\"", "[[[\"", "\"", "a", "b", "ab", "ba", ",",
-      ",\"", "\",", "\",\"", ",[", "],[", "]", "]]", "]]]", "]]]]", "],", "]],", "[]", "[[]]", "\"]",
-      "\"]]", "\"],", "\"]],", "\"],\"", "\"]],\"", "\"],[", "\"]],[", "\",[", "a\"", "a\"]",
-      "a\"]]", "a\",", "b\",\"", "\"\""};
-  /* and a letter or two, a quote and three closers or more: enough for the
-   * parses through two and three callers to walk by configurations too */
-  static const char *const letters[] = {"", "a", "b", "ab"};
-  static const char *const closers[] = {"]]]", "]]]]", "]]]]]", "]]],", "]]]],", "]]],\""};
-  /* and words no state takes: a caller class is made for a cd set kept as
-   * a list of ids, which a set takes when it is smaller than a bitset of the
-   * vocabulary, so the vocabulary must be some 32 times the set */
-  enum { N0 = sizeof pieces / sizeof *pieces, NL = 4, NC = 6, NF = 2048, N = N0 + NL * NC + NF };
-  static char made[NL * NC + NF][16];
-  static const uint8_t *b[N];
-  static size_t lens[N];
-  static uint32_t flags[N] = {PD_TOKEN_EOS | PD_TOKEN_SPECIAL};
-  for (size_t i = 0; i < N0; i++) b[i] = (const uint8_t *)pieces[i];
-  for (size_t i = 0; i < NL * NC + NF; i++) {
-    if (i < NL * NC) snprintf(made[i], sizeof made[i], "%s\"%s", letters[i / NC], closers[i % NC]);
-    else snprintf(made[i], sizeof made[i], "~%zu", i);
-    b[N0 + i] = (const uint8_t *)made[i];
-  }
-  for (size_t i = 0; i < N; i++) lens[i] = strlen((const char *)b[i]);
-  pd_vocab *v = NULL;
-  assert_int_equal(pd_vocab_from_list(b, lens, flags, N, NULL, &v, NULL), PD_OK);
-  const char *nest = "root ::= arr\narr ::= \"[\" ( val ( \",\" val )* )? \"]\"\n"
-                     "val ::= arr | str\nstr ::= \"\\\"\" [a-z]* \"\\\"\"";
-  pd_grammar *g = NULL;
-  assert_int_equal(pd_grammar_compile_gbnf(nest, strlen(nest), v, NULL, &g, NULL), PD_OK);
-  pdt_diff d = {0};
-  /* first inside a string three to seven arrays deep (ids of pieces), then at random */
-  static const uint32_t deep[][4] = {{3, 8, 9, UINT32_MAX}, {4, 7, 11, UINT32_MAX}, {1, 2, 7, 10}};
-  size_t n_words = (N + 31) / 32;
-  uint32_t fast[(N + 31) / 32], slow[(N + 31) / 32];
-  for (size_t i = 0; i < sizeof deep / sizeof *deep; i++) {
-    pd_matcher *m = NULL;
-    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
-    for (size_t j = 0; j < 4 && deep[i][j] != UINT32_MAX; j++)
-      assert_int_equal(pd_matcher_accept_token(m, deep[i][j], NULL), PD_OK);
-    assert_int_equal(pd_matcher_fill_bitmask(m, fast, n_words, NULL, NULL), PD_OK);
-    assert_int_equal(pdt_brute_mask(m, N, slow, n_words), PD_OK);
-    for (size_t w = 0; w < n_words; w++)
-      d.differences += (size_t)__builtin_popcount(fast[w] ^ slow[w]);
-    d.masks++;
-    pd_matcher_free(m);
-  }
-  uint64_t rng = 11;
-  pdt__walks(g, v, 120, 40, &rng, &d);
-  printf("nested callers: %zu masks compared, %zu differences, %zu caller classes\n", d.masks,
-         d.differences, g->masks->n_pairs);
-  assert_int_equal(d.differences, 0);
-  assert_true(d.masks > 1000);
-  assert_true(g->masks->n_pairs > 10);
-  pd_grammar_free(g);
-  pd_vocab_free(v);
-}
-
 /* Two threads walk matchers of one fresh grammar at once, so classes and
  * caller classes are made while the other thread reads the tables (run
  * under TSan too); every mask still equals brute force. */
@@ -703,6 +635,64 @@ static pd_vocab *pdt__strings_vocab(const char *const *strs, size_t n) {
   free(lens);
   free(flags);
   return v;
+}
+
+/* Caller classes through one call site at several depths: in nested arrays
+ * a string's callers are the same return state (after an element), one array
+ * further out each time, so a chain of callers is that state again and again.
+ * A parse through such a chain must tell the frames apart: "\"]]]" ends
+ * three arrays, and only the third caller's end leaves the chain. The
+ * string's cd set (a quote, then closers and separators) holds more than
+ * the 16 tokens past which a parse walks by configurations (classify.c),
+ * where an item of a caller keeps the mark of its frame. */
+static void test_fill_nested_callers(void **state) {
+  (void)state;
+  static const char *const pieces[] = {
+      "[", "[[", "[[[", "[[[[", "[\"", "[[\"", "[[[\"", "\"", "a", "b", "ab", "ba", ",", ",\"",
+      "\",", "\",\"", ",[", "],[", "]", "]]", "]]]", "]]]]", "],", "]],", "[]", "[[]]", "\"]",
+      "\"]]", "\"],", "\"]],", "\"],\"", "\"]],\"", "\"],[", "\"]],[", "\",[", "a\"", "a\"]",
+      "a\"]]", "a\",", "b\",\"", "\"\""};
+  /* and a letter or two, a quote and three closers or more: enough for the
+   * parses through two and three callers to walk by configurations too */
+  static const char *const letters[] = {"", "a", "b", "ab"};
+  static const char *const closers[] = {"]]]", "]]]]", "]]]]]", "]]],", "]]]],", "]]],\""};
+  /* and words no state takes: a caller class is made for a cd set kept as
+   * a list of ids, which a set takes when it is smaller than a bitset of the
+   * vocabulary, so the vocabulary must be some 32 times the set */
+  enum { N0 = sizeof pieces / sizeof *pieces, NL = 4, NC = 6, NF = 2048, N = N0 + NL * NC + NF };
+  static char made[NL * NC + NF][16];
+  static const char *strs[N];
+  for (size_t i = 0; i < N0; i++) strs[i] = pieces[i];
+  for (size_t i = 0; i < NL * NC + NF; i++) {
+    if (i < NL * NC) snprintf(made[i], sizeof made[i], "%s\"%s", letters[i / NC], closers[i % NC]);
+    else snprintf(made[i], sizeof made[i], "~%zu", i);
+    strs[N0 + i] = made[i];
+  }
+  pd_vocab *v = pdt__strings_vocab(strs, N);
+  const char *nest = "root ::= arr\narr ::= \"[\" ( val ( \",\" val )* )? \"]\"\n"
+                     "val ::= arr | str\nstr ::= \"\\\"\" [a-z]* \"\\\"\"";
+  pd_grammar *g = NULL;
+  assert_int_equal(pd_grammar_compile_gbnf(nest, strlen(nest), v, NULL, &g, NULL), PD_OK);
+  pdt_diff d = {0};
+  uint64_t rng = 11;
+  /* first a mask inside a string three to seven arrays deep (ids of pieces), then at random */
+  static const uint32_t deep[][4] = {{2, 7, 8, UINT32_MAX}, {3, 6, 10, UINT32_MAX}, {0, 1, 6, 9}};
+  for (size_t i = 0; i < sizeof deep / sizeof *deep; i++) {
+    pd_matcher *m = NULL;
+    assert_int_equal(pd_matcher_new(g, &m, NULL), PD_OK);
+    for (size_t j = 0; j < 4 && deep[i][j] != UINT32_MAX; j++)
+      assert_int_equal(pd_matcher_accept_token(m, deep[i][j], NULL), PD_OK);
+    assert_int_equal(pdt_diff_walk(m, v, 1, &rng, &d), PD_OK);
+    pd_matcher_free(m);
+  }
+  pdt__walks(g, v, 120, 40, &rng, &d);
+  printf("nested callers: %zu masks compared, %zu differences, %zu caller classes\n", d.masks,
+         d.differences, g->masks->n_pairs);
+  assert_int_equal(d.differences, 0);
+  assert_true(d.masks > 1000);
+  assert_true(g->masks->n_pairs > 10);
+  pd_grammar_free(g);
+  pd_vocab_free(v);
 }
 
 /* Every string of 1 to 4 of ten bytes that JSON text mixes (quotes,
