@@ -12,6 +12,11 @@
 #define PD__KEY_STATE 0x53544b31u /* a state's key, callees by id */
 #define PD__KEY_RULE 0x52554c31u  /* a rule's closure, interned */
 #define PD__KEY_FULL 0x46554c31u  /* a state's key with every callee written out */
+#define PD__KEY_PLACE 0x504c4331u /* a state's key by its place (pd_statekey_place) */
+/* a state whose automaton written out passes this many words is keyed by its
+ * place (statekey.h); 256 lost the sharing of classes that cost much to make
+ * (MaskBench's mean mask went from 8 to 12 us), 512 kept most of it */
+#define PD__PLACE_WORDS 512u
 #define PD__FAILED UINT32_MAX     /* id[r]: the cache could not intern r's closure */
 #define PD__CHECKED 1
 #define PD__GAVE_UP 2
@@ -343,10 +348,22 @@ pd_status pd_statekey_get(pd_statekey *k, uint32_t s, const uint32_t **key, size
   uint32_t tag = by_id ? PD__KEY_STATE : PD__KEY_FULL;
   ok = pd__put(k, &tag, 1);
   pd__canon(k, s, &ok);
-  bool too_long = false;
-  for (size_t q = 0; q < k->queue.len && ok && !too_long; q++) {
+  bool too_long = false, large = false;
+  for (size_t q = 0; q < k->queue.len && ok && !too_long && !large; q++) {
     ok = pd__put_state(k, k->queue.data[q], !by_id, UINT32_MAX, by_id);
     too_long = !by_id && k->key.len > k->c->max_full_key;
+    large = by_id && k->key.len > PD__PLACE_WORDS;
+  }
+  if (ok && large) { /* the place, or where the closure has none, the rest written out */
+    pd__reset(k); /* pd__ensure takes the key and the queues */
+    ok = pd__ensure(k, r);
+    bool placed = ok && k->id[r] != PD__FAILED && k->at[s];
+    uint32_t w[3] = {PD__KEY_PLACE, placed ? k->id[r] : 0, placed ? k->at[s] - 1 : 0};
+    k->key.len = 0;
+    ok = ok && pd__put(k, placed ? w : &tag, placed ? 3 : 1);
+    if (!placed) pd__canon(k, s, &ok);
+    for (size_t q = 0; q < k->queue.len && ok; q++)
+      ok = pd__put_state(k, k->queue.data[q], false, UINT32_MAX, true);
   }
   /* the rule's lookahead: its follow set, then its two-byte block's length
    * and the block (follow.h) */

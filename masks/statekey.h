@@ -9,7 +9,12 @@
  * closures get equal ids. Rules that call each other (a strongly connected
  * component of the call graph) are serialized together, the others by id, so
  * a key costs the size of one rule, not of everything under it: a state of a
- * large schema's top object used to serialize the whole grammar.
+ * large schema's top object used to serialize the whole grammar. Where the
+ * state's part of its rule is large (most of an object's members still to
+ * come), the key is its place instead (below): written out, it cost every
+ * state of a large rule most of the rule again (a sixth of a slow mask's
+ * time, with its lookup and copy), and a long part equal to another rule's is
+ * mostly an equal rule's, which the place finds too.
  *
  * When the cache cannot intern a closure (past its bound, past its
  * max_closure words, or out of memory)
