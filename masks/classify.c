@@ -1439,19 +1439,26 @@ static int pd__pick_donor(pd_classifier *k, uint32_t s, const uint32_t *donors, 
 }
 
 uint32_t pd_classifier_heir(pd_classifier *k, uint32_t s) {
-  uint32_t to[256], full = 0, best = UINT32_MAX, best_n = 0;
-  for (int b = 0; b < 256; b++) {
-    to[b] = pd__step(k, s, (uint8_t)b);
-    if (to[b] != UINT32_MAX) full += k->first[b + 1] - k->first[b];
+  /* the tokens under each target's byte ranges, from the edges (a DFA's:
+   * disjoint), not from a step per byte: a broad state's 256 steps and its
+   * pairs of bytes were a microsecond of each slow mask's new class */
+  const pd_pda_state *st = &k->states[s];
+  const pd_pda_edge *e = k->edges + st->edges;
+  uint32_t to[256], n_to = 0, lo[256], cnt[256], full = 0, best = UINT32_MAX, best_n = 0;
+  for (uint32_t i = 0; i < st->n_byte; i++) {
+    uint32_t n = k->first[e[i].hi + 1] - k->first[e[i].lo], j = 0;
+    full += n;
+    if (e[i].to == s) continue;
+    while (j < n_to && to[j] != e[i].to) j++;
+    if (j == n_to) to[n_to] = e[i].to, lo[n_to] = e[i].lo, cnt[n_to++] = 0;
+    if (e[i].lo < lo[j]) lo[j] = e[i].lo;
+    cnt[j] += n;
   }
   if (full < k->c->trie.n / 8) return UINT32_MAX; /* a narrow walk: no need */
-  for (int b = 0; b < 256; b++) {
-    if (to[b] == UINT32_MAX || to[b] == s || to[b] == best) continue;
-    uint32_t n = 0;
-    for (int c = b; c < 256; c++)
-      if (to[c] == to[b]) n += k->first[c + 1] - k->first[c];
-    if (n > best_n) best_n = n, best = to[b];
-  }
+  uint32_t best_lo = 256;
+  for (uint32_t j = 0; j < n_to; j++) /* the most tokens; a tie to the lowest byte */
+    if (cnt[j] > best_n || (cnt[j] == best_n && best_n && lo[j] < best_lo))
+      best_n = cnt[j], best = to[j], best_lo = lo[j];
   if (best_n * 2 <= full) return UINT32_MAX;
   /* a state that only calls the rest of the key (pd__same_language): that
    * rule's start is the donor, it has the byte edges */
