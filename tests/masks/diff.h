@@ -15,6 +15,12 @@ typedef struct pdt_diff {
   uint32_t first_bad_token; /* of the first difference */
 } pdt_diff;
 
+/* The next number of the LCG whose state is *rng (its high 31 bits). */
+static inline uint32_t pdt_lcg(uint64_t *rng) {
+  *rng = *rng * 6364136223846793005u + 1442695040888963407u;
+  return (uint32_t)(*rng >> 33);
+}
+
 /* Brute force: bit t iff accepting t alone succeeds (state unchanged). */
 static inline pd_status pdt_brute_mask(pd_matcher *m, size_t size, uint32_t *row, size_t n_words) {
   memset(row, 0, n_words * sizeof *row);
@@ -59,8 +65,7 @@ static inline pd_status pdt_diff_walk(pd_matcher *m, const pd_vocab *v, size_t s
         n++;
       }
     if (!n) break;
-    *rng = *rng * 6364136223846793005u + 1442695040888963407u;
-    uint32_t pick = (uint32_t)(*rng >> 33);
+    uint32_t pick = pdt_lcg(rng);
     uint32_t t = UINT32_MAX;
     if (n_text && (pick % 16 || n == n_text)) t = ids[pick % n_text];
     for (size_t e = 0; e < n_eos && t == UINT32_MAX; e++)

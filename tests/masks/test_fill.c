@@ -11,6 +11,7 @@
 #include "masks/cache.h"
 #include "masks/masks.h"
 #include "masks/masks_internal.h"
+#include "masks/statekey.h"
 #include "pda/grammar.h"
 
 static const char *const pdt__pieces[] = {
@@ -720,6 +721,59 @@ static pd_vocab *pdt__dense_vocab(void) {
  * whitespace into a word ("  the", "\ntr", " Qza") are rejected at
  * classification where the word's second byte may not follow, else left to
  * the walk; every mask still equals brute force. */
+/* A state whose part of its rule is long is keyed by its place in the rule's
+ * interned closure (statekey.h), and where that closure is too long to
+ * intern (PD_MASK_CACHE_MAX_CLOSURE words: a rule of 2,000 random words, one
+ * automaton state for most letters), by its part written out after all. */
+static void test_fill_unplaced(void **state) {
+  (void)state;
+  enum { NW = 2000, LEN = 10, NT = 29 + 300 };
+  static char words[NW][LEN + 1], toks[NT][LEN + 3];
+  static const char *strs[NT];
+  uint64_t rng = 5;
+  size_t cap = 64 + (size_t)NW * (LEN + 5), n = 0; /* each | "word" */
+  char *gbnf = malloc(cap);
+  assert_non_null(gbnf);
+  n += (size_t)snprintf(gbnf, cap, "root ::= \"[\" word ( \",\" word )* \"]\"\nword ::= ");
+  for (size_t i = 0; i < NW; i++) {
+    for (size_t j = 0; j < LEN; j++) words[i][j] = (char)('a' + pdt_lcg(&rng) % 26);
+    n += (size_t)snprintf(gbnf + n, cap - n, "%s\"%s\"", i ? " | " : "", words[i]);
+  }
+  /* the letters, the brackets and the comma, then whole words, some with a
+   * comma or a bracket */
+  for (size_t i = 0; i < NT; i++) {
+    const char *w = words[pdt_lcg(&rng) % NW], *sep[] = {"", ",", "]", "["};
+    size_t k = i % 4;
+    if (i < 26) toks[i][0] = (char)('a' + i);
+    else if (i < 29) toks[i][0] = "[,]"[i - 26];
+    else snprintf(toks[i], sizeof toks[i], "%s%s%s", k == 3 ? sep[3] : "", w, k < 3 ? sep[k] : "");
+    strs[i] = toks[i];
+  }
+  pd_vocab *v = pdt__strings_vocab(strs, NT);
+  pd_grammar *g = NULL;
+  assert_true(n < cap);
+  assert_int_equal(pd_grammar_compile_gbnf(gbnf, n, v, NULL, &g, NULL), PD_OK);
+  free(gbnf);
+  pdt_diff d = {0};
+  pdt__walks(g, v, 100, 24, &rng, &d);
+  size_t longest = 0; /* a long part keyed by its place would take a few dozen words */
+  for (uint32_t r = 0; r < g->pda.n_rules; r++) { /* the words' rule's start has them all */
+    const uint32_t *key;
+    size_t kn;
+    uint64_t h;
+    uint32_t s = pd_pda_rules(&g->pda)[r].start;
+    assert_int_equal(pd_statekey_get(g->masks->sk, s, &key, &kn, &h, NULL), PD_OK);
+    if (kn > longest) longest = kn;
+  }
+  printf("unplaced: %zu masks compared, %zu differences, longest key %zu words\n", d.masks,
+         d.differences, longest);
+  assert_int_equal(d.differences, 0);
+  assert_true(d.masks > 500);
+  assert_true(longest > 4096);
+  pd_grammar_free(g);
+  pd_vocab_free(v);
+}
+
 static void test_fill_two_bytes(void **state) {
   (void)state;
   static const char *const spaces[] = {"", " ", "\n", "  ", " \n"};
@@ -797,13 +851,11 @@ static pd_vocab *pdt__suffix_vocab(void) {
       for (size_t k = 0; k < sizeof end / sizeof *end; k++)
         snprintf(text[n++], sizeof text[0], "%s%s%s", pre[i], mid[j], end[k]);
   while (n < N) {
-    rng = rng * 6364136223846793005u + 1442695040888963407u;
-    uint32_t r = (uint32_t)(rng >> 33), k = 2 + r % 3;
+    uint32_t r = pdt_lcg(&rng), k = 2 + r % 3;
     char *t = text[n];
     t[0] = 0;
     for (uint32_t j = 0; j < k; j++) {
-      rng = rng * 6364136223846793005u + 1442695040888963407u;
-      strcat(t, pieces[(rng >> 33) % NP]);
+      strcat(t, pieces[pdt_lcg(&rng) % NP]);
     }
     bool seen = false;
     for (size_t i = 0; i < n && !seen; i++) seen = !strcmp(text[i], t);
@@ -847,8 +899,7 @@ static void pdt__check_walk(pd_vocab *v, const char *text, bool schema, size_t w
         if (want) ids[n++] = t;
       }
       if (!n) break;
-      rng = rng * 6364136223846793005u + 1442695040888963407u;
-      assert_int_equal(pd_matcher_accept_token(m, ids[(rng >> 33) % n], NULL), PD_OK);
+      assert_int_equal(pd_matcher_accept_token(m, ids[pdt_lcg(&rng) % n], NULL), PD_OK);
     }
     pd_matcher_free(m);
   }
@@ -938,13 +989,11 @@ static pd_vocab *pdt__long_vocab(void) {
       snprintf(text[n++], sizeof text[0], "%.*s,%s", len,
                "cacacacacacacacacacacacacacacacacacacacaca", tail ? "a" : "");
   while (n < N) {
-    rng = rng * 6364136223846793005u + 1442695040888963407u;
-    uint32_t r = (uint32_t)(rng >> 33), len = 2 + r % 47, run = r / 64 % 3 == 0;
+    uint32_t r = pdt_lcg(&rng), len = 2 + r % 47, run = r / 64 % 3 == 0;
     char *t = text[n];
     size_t at = 0;
     while (at < len) {
-      rng = rng * 6364136223846793005u + 1442695040888963407u;
-      const char *p = pieces[run ? r / 256 % NP : (rng >> 33) % NP];
+      const char *p = pieces[run ? r / 256 % NP : pdt_lcg(&rng) % NP];
       if (at + strlen(p) > len) break;
       memcpy(t + at, p, strlen(p));
       at += strlen(p);
@@ -1039,8 +1088,7 @@ static void pdt__walk_checks(const pd_grammar *g, const pd_vocab *v, uint64_t rn
       uint32_t n = 0;
       for (uint32_t t = 0; t + 1 < pd_vocab_size(v); t++)
         if (fast[t / 32] >> (t % 32) & 1) ids[n++] = t;
-      rng = rng * 6364136223846793005u + 1442695040888963407u;
-      if (!n || pd_matcher_accept_token(r, drafts[k] = ids[(rng >> 33) % n], NULL)) break;
+      if (!n || pd_matcher_accept_token(r, drafts[k] = ids[pdt_lcg(&rng) % n], NULL)) break;
     }
     pd_matcher_free(r);
     assert_int_equal(pd_matcher_new(g, &r, NULL), PD_OK);
@@ -1219,8 +1267,7 @@ static void test_fill_sets(void **state) {
         if (fast[t / 32] >> (t % 32) & 1) ids[k++] = t;
       bool stop = fast[eos / 32] >> (eos % 32) & 1;
       if (!k && !stop) fail_msg("walk %d: no token allowed after %d tokens", w, step);
-      rng = rng * 6364136223846793005u + 1442695040888963407u;
-      assert_int_equal(pd_matcher_accept_token(m, stop ? eos : ids[(rng >> 33) % k], NULL), PD_OK);
+      assert_int_equal(pd_matcher_accept_token(m, stop ? eos : ids[pdt_lcg(&rng) % k], NULL), PD_OK);
     }
     ended += pd_matcher_is_terminated(m);
     pd_matcher_free(m);
@@ -1250,6 +1297,7 @@ int main(void) {
       cmocka_unit_test(test_fill_tail_calls),
       cmocka_unit_test(test_fill_callers),
       cmocka_unit_test(test_fill_nested_callers),
+      cmocka_unit_test(test_fill_unplaced),
       cmocka_unit_test(test_fill_callers_threads),
       cmocka_unit_test(test_fill_snapshot),
       cmocka_unit_test(test_fill_bounded_cache),
