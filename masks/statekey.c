@@ -14,9 +14,10 @@
 #define PD__KEY_FULL 0x46554c31u  /* a state's key with every callee written out */
 #define PD__KEY_PLACE 0x504c4331u /* a state's key by its place (pd_statekey_place) */
 /* a state whose automaton written out passes this many words is keyed by its
- * place (statekey.h); 256 lost the sharing of classes that cost much to make
- * (MaskBench's mean mask went from 8 to 12 us), 512 kept most of it */
-#define PD__PLACE_WORDS 512u
+ * place (statekey.h); at 256 classes that cost much to make were no longer
+ * shared (MaskBench's mean mask went from 8 to 12 us); 384 and 512 kept them,
+ * and 384 had the lower p99 */
+#define PD__PLACE_WORDS 384u
 #define PD__FAILED UINT32_MAX     /* id[r]: the cache could not intern r's closure */
 #define PD__CHECKED 1
 #define PD__GAVE_UP 2
