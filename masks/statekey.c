@@ -355,13 +355,14 @@ pd_status pd_statekey_get(pd_statekey *k, uint32_t s, const uint32_t **key, size
     too_long = !by_id && k->key.len > k->c->max_full_key;
     large = by_id && k->key.len > PD__PLACE_WORDS;
   }
-  if (ok && large) { /* the place, or where the closure has none, the rest written out */
-    pd__reset(k); /* pd__ensure takes the key and the queues */
-    ok = pd__ensure(k, r);
-    bool placed = ok && k->id[r] != PD__FAILED && k->at[s];
-    uint32_t w[3] = {PD__KEY_PLACE, placed ? k->id[r] : 0, placed ? k->at[s] - 1 : 0};
+  if (ok && large) { /* the place; where the closure has none, the part written out after all */
+    uint32_t w[3] = {PD__KEY_PLACE};
+    bool placed;
+    pd__reset(k); /* interning the closure takes the key and the queues */
+    pd_status st = pd_statekey_place(k, s, w + 1, &placed, err);
+    if (st != PD_OK) return st;
     k->key.len = 0;
-    ok = ok && pd__put(k, placed ? w : &tag, placed ? 3 : 1);
+    ok = placed ? pd__put(k, w, 3) : pd__put(k, &tag, 1);
     if (!placed) pd__canon(k, s, &ok);
     for (size_t q = 0; q < k->queue.len && ok; q++)
       ok = pd__put_state(k, k->queue.data[q], false, UINT32_MAX, true);
